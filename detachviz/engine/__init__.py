@@ -1,0 +1,1 @@
+"""The autograd engine: tensors, storage, ops, autograd, forward AD, tracing (numpy only)."""

@@ -1,0 +1,103 @@
+"""The graph model: plain data that capture produces and renderers and `--format json` read.
+
+It is a public interface (see docs/json-format.md): keep field names and meanings stable.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+# Node kinds. Only what the root's backward pass visits is output/function/leaf/saved;
+# everything drawn on the far side of a cut is untracked.
+KINDS = ("output", "function", "leaf", "saved", "untracked")
+
+# Cut mechanisms carried by cut edges (None on a gradient edge).
+CUTS = ("detach", "detach_", "data", "no_grad", "copy")
+
+
+@dataclass(frozen=True)
+class Node:
+    """One box in the picture.
+
+    id      stable id in traversal order ("n0", "n1", ...), never id()
+    kind    one of KINDS
+    label   function: torch's backward name (`PowBackward0`); untracked op: the forward op
+            name (`pow`); leaf/output/saved: the tensor's name, or "" when it has none
+    name    the script variable (or `module.param`) naming the tensor, or None
+    shape   the tensor's shape for tensor nodes, None for function nodes
+    line    the script line that created it, when known
+    attrs   extra facts shown with --show-attrs (`_saved_exponent`: "6", ...)
+    """
+
+    id: str
+    kind: str
+    label: str
+    name: str | None = None
+    shape: tuple[int, ...] | None = None
+    line: int | None = None
+    attrs: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Edge:
+    """An arrow from a value's producer (source) to its consumer (target), like torchviz.
+
+    cut   None for an edge gradients flow along; else the mechanism that cut it
+    line  for a cut edge, the script line where the cut happened
+    """
+
+    source: str
+    target: str
+    cut: str | None = None
+    line: int | None = None
+
+
+@dataclass
+class Graph:
+    """Nodes and edges for one or more roots, plus the script error if it failed part way."""
+
+    nodes: list[Node] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    roots: list[str] = field(default_factory=list)
+    error: dict[str, object] | None = None  # {"message": str, "line": int | None}
+
+    def node(self, node_id: str) -> Node:
+        for n in self.nodes:
+            if n.id == node_id:
+                return n
+        raise KeyError(node_id)
+
+    def to_dict(self) -> dict[str, object]:
+        def node_dict(n: Node) -> dict[str, object]:
+            d = asdict(n)
+            d["shape"] = list(n.shape) if n.shape is not None else None
+            return d
+
+        return {
+            "version": 1,
+            "roots": list(self.roots),
+            "nodes": [node_dict(n) for n in self.nodes],
+            "edges": [asdict(e) for e in self.edges],
+            "error": self.error,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Graph:
+        nodes = [
+            Node(
+                id=n["id"],
+                kind=n["kind"],
+                label=n["label"],
+                name=n.get("name"),
+                shape=tuple(n["shape"]) if n.get("shape") is not None else None,
+                line=n.get("line"),
+                attrs=dict(n.get("attrs") or {}),
+            )
+            for n in data["nodes"]
+        ]
+        edges = [Edge(e["source"], e["target"], e.get("cut"), e.get("line")) for e in data["edges"]]
+        return cls(nodes, edges, list(data.get("roots", [])), data.get("error"))

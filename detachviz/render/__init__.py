@@ -1,0 +1,1 @@
+"""DOT building, theme and layout backends (never imports the engine or numpy)."""
