@@ -95,6 +95,204 @@ def _run(script: str, args: tuple[str, ...]) -> int:
     return result.exit_code
 
 
+@cli.command()
+@click.argument("scripts", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", help="Output file; '-' writes to stdout.")
+@click.option("--out-dir", type=click.Path(file_okay=False), help="Folder for the images.")
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    help="svg, png, jpg, pdf (system dot only), dot or json. Default: -o's suffix, else svg.",
+)
+@click.option("--root", "roots", multiple=True, help="Tensor to draw (repeatable).")
+@click.option("--rankdir", default="TB", show_default=True, help="TB (top-down) or LR.")
+@click.option("--legend", is_flag=True, help="Add a legend of node kinds and cut edges.")
+@click.option("--show-saved", is_flag=True, help="Draw tensors saved for backward.")
+@click.option("--show-attrs", is_flag=True, help="Show saved non-tensor attributes.")
+@click.option("--expand", is_flag=True, help="Draw repeated chains in full (no collapsing).")
+@click.option("--renderer", type=click.Choice(["graphviz-pure", "dot"]), help="Layout program.")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if any image is stale.")
+@click.option("-j", "--jobs", default=1, show_default=True, help="Parallel processes.")
+def render(scripts: tuple[str, ...], **kwargs: Any) -> None:
+    """Run each SCRIPT and write its computation graph, cuts included."""
+    sys.exit(_guarded(_render)(list(scripts), **kwargs))
+
+
+def _render(
+    scripts: list[str],
+    out: str | None,
+    out_dir: str | None,
+    fmt: str | None,
+    roots: tuple[str, ...],
+    rankdir: str,
+    legend: bool,
+    show_saved: bool,
+    show_attrs: bool,
+    expand: bool,
+    renderer: str | None,
+    check: bool,
+    jobs: int,
+) -> int:
+    from detachviz import pipeline
+
+    opts = pipeline.RenderOptions(
+        fmt, tuple(roots), rankdir.upper(), legend, show_saved, show_attrs, expand, renderer
+    )
+    try:
+        work = pipeline.jobs_for(scripts, out, out_dir, check, opts)
+    except pipeline.PipelineError as e:
+        raise UserError(str(e)) from None
+    report = _Reporter(len(work), quiet_stdout=out == "-")
+    with report:
+        outcomes = pipeline.render_many(work, workers=max(1, jobs), on_done=report.done)
+    if out == "-" and outcomes and outcomes[0].data is not None:
+        sys.stdout.buffer.write(outcomes[0].data)
+        sys.stdout.flush()
+    return report.exit_code(outcomes, check)
+
+
+class _Reporter:
+    """Per-file lines on stderr; a rich progress bar when stderr is a terminal."""
+
+    MARK = {
+        "written": "[green]wrote[/]",
+        "unchanged": "[dim]unchanged[/]",
+        "current": "[dim]current[/]",
+        "stale": "[yellow]stale[/]",
+        "failed": "[red]failed[/]",
+    }
+
+    def __init__(self, total: int, quiet_stdout: bool) -> None:
+        self.console = _console(stderr=True)
+        self.total = total
+        self.progress: Any = None
+        if total > 1 and self.console.is_terminal:
+            from rich.progress import Progress
+
+            self.progress = Progress(console=self.console, transient=True)
+
+    def __enter__(self) -> _Reporter:
+        if self.progress is not None:
+            self.progress.__enter__()
+            self.task = self.progress.add_task("rendering", total=self.total)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.__exit__(*exc)
+
+    def done(self, outcome: Any) -> None:
+        from rich.markup import escape
+
+        if outcome.output == "-" and outcome.ok:
+            return  # the bytes on stdout say it; keep stderr quiet for pipes
+        where = "stdout" if outcome.output == "-" else outcome.output
+        detail = f": {escape(outcome.message)}" if outcome.message else ""
+        self.console.print(f"{self.MARK[outcome.status]} {escape(where)}{detail}")
+        if self.progress is not None:
+            self.progress.advance(self.task)
+
+    def exit_code(self, outcomes: list[Any], check: bool) -> int:
+        failed = [o for o in outcomes if not o.ok]
+        if check and failed:
+            self.console.print(
+                f"{len(failed)} of {len(outcomes)} image(s) stale or failing: "
+                "run `detachviz render` without --check to update them"
+            )
+        return EXIT_FAILED if failed else EXIT_OK
+
+
+@cli.command()
+@click.argument("script", type=click.Path(dir_okay=False))
+@click.option("--root", help="The tensor to explain gradients for (default: the one output).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def grad(script: str, root: str | None, as_json: bool) -> None:
+    """Explain every leaf's gradient in SCRIPT, including why one is None."""
+    sys.exit(_guarded(_grad)(script, root, as_json))
+
+
+def _grad(script: str, root: str | None, as_json: bool) -> int:
+    from detachviz.gradreport import grad_report
+    from detachviz.runner import RootError
+
+    try:
+        report = grad_report(script, root)
+    except RootError as e:
+        raise UserError(str(e), EXIT_FAILED) from None
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps(report.to_dict(), indent=2) + "\n")
+    else:
+        _print_report(report)
+    return report.exit_code
+
+
+STATUS_STYLE = {
+    "ok": "green",
+    "partly-cut": "yellow",
+    "cut": "red",
+    "unused": "red",
+    "no-grad-required": "dim",
+    "non-leaf": "dim",
+    "not-run": "red",
+}
+
+
+def _grad_text(grad: dict[str, Any] | None) -> str:
+    if grad is None:
+        return "None"
+    if "values" in grad and len(grad["values"]) <= 6:
+        vals = ", ".join(f"{v:.4g}" for v in grad["values"])
+        return f"[{vals}]" if grad["shape"] else vals
+    return (
+        f"mean {grad['mean']:.4g}  norm {grad['norm']:.4g}\n"
+        f"min {grad['min']:.4g}  max {grad['max']:.4g}"
+    )
+
+
+def _print_report(report: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    out, err = _console(), _console(stderr=True)
+    if report.error_text:
+        err.print(escape(report.error_text.rstrip()))
+    if report.backward_by == "detachviz":
+        out.print(f"The script did not call backward(); detachviz called {report.root}.backward().")
+    elif report.root:
+        out.print(f"Gradients of [bold]{escape(report.root)}[/] (backward called by the script).")
+    table = Table(show_lines=False, header_style="bold")
+    for col in ("tensor", "shape", "requires_grad", "grad", "status", "why"):
+        table.add_column(col, overflow="fold")
+    for r in report.rows:
+        style = STATUS_STYLE.get(r.status, "")
+        table.add_row(
+            escape(r.name),
+            "(" + ", ".join(map(str, r.shape)) + ")",
+            str(r.requires_grad),
+            escape(_grad_text(r.grad)),
+            f"[{style}]{r.status}[/]" if style else r.status,
+            escape(r.reason),
+        )
+    out.print(table)
+    for d in report.diagnoses:
+        title = "in-place error" if d.kind == "inplace-error" else "warning: write through .data"
+        out.print(f"\n[bold red]{title}[/]")
+        if d.kind == "inplace-error":
+            out.print(f"  torch says: {escape(d.message)}")
+            out.print(f"  the variable: [bold]{escape(d.variable or '?')}[/]")
+            saved_at = f" at line {d.saved_line}" if d.saved_line else ""
+            out.print(f"  saved for backward by: {escape(d.saved_by or '?')}{saved_at}")
+            if d.modified_by:
+                out.print(f"  changed by: {escape(d.modified_by)} at line {d.modified_line}")
+        else:
+            out.print(f"  {escape(d.message)}")
+        for fix in d.fixes:
+            out.print(f"  fix: {escape(fix)}")
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

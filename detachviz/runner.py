@@ -7,8 +7,10 @@ recording, and turning a script failure into a traceback trimmed to the user's o
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.abc
+import io
 import os
 import sys
 import traceback
@@ -48,10 +50,15 @@ class RunResult:
     error: BaseException | None = None
     error_text: str = ""  # the trimmed traceback, as `python` would print it
     error_line: int | None = None  # the script line that raised, when known
+    stdout: str = ""  # what the script printed, when run quietly
 
     @property
     def failed(self) -> bool:
         return self.exit_code != 0
+
+
+# The run in progress, so that make_dot called inside a script can name its tensors.
+CURRENT: RunResult | None = None
 
 
 class _UnsupportedTorch(importlib.abc.MetaPathFinder):
@@ -149,11 +156,13 @@ def run_script(
     argv: list[str] | tuple[str, ...] = (),
     *,
     record: bool | None = None,
+    quiet: bool = False,
 ) -> RunResult:
     """Run a script to completion (or failure) and return what it left.
 
     `record=None` records the trace only when the script mentions make_dot (which draws
-    cuts from it); `render` and `grad` pass True. Never raises for the script's own errors:
+    cuts from it); `render` and `grad` pass True. `quiet` keeps the script's prints off
+    stdout (in `RunResult.stdout`), so `-o -` stays pure. Never raises for the script's own errors:
     they land in `RunResult.error`/`error_text`. SystemExit is honoured like `python` does.
     """
     p, source = read_script(path)
@@ -176,9 +185,13 @@ def run_script(
             recorder_ctx = trace.recording(filename) if record else None
             if recorder_ctx is not None:
                 result.recorder = recorder_ctx.__enter__()
+            global CURRENT
+            outer, CURRENT = CURRENT, result
+            sink = io.StringIO() if quiet else None
             try:
                 code = compile(source, filename, "exec")
-                exec(code, namespace)
+                with contextlib.redirect_stdout(sink) if sink else contextlib.nullcontext():
+                    exec(code, namespace)
             except SystemExit as e:
                 result.exit_code = _exit_code(e.code)
             except KeyboardInterrupt:
@@ -188,6 +201,8 @@ def run_script(
                 result.error = e
                 result.error_text, result.error_line = _trimmed_traceback(e, filename)
             finally:
+                CURRENT = outer
+                result.stdout = sink.getvalue() if sink else ""
                 if recorder_ctx is not None:
                     recorder_ctx.__exit__(None, None, None)
     finally:
@@ -208,3 +223,106 @@ def _exit_code(code: object) -> int:
 def compat_module(name: str) -> ModuleType:
     """The module a script's `import name` gets (for tests and make_dot)."""
     return importlib.import_module(COMPAT_MODULES[name])
+
+
+class RootError(Exception):
+    """No tensor to draw, or a `--root` name that names no tensor."""
+
+
+def _is_tensor(value: object) -> bool:
+    from detachviz.engine.tensor import Tensor
+
+    return isinstance(value, Tensor)
+
+
+def named_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The script's tensors under their names, each once: globals in definition order (so in
+    `q = p` the tensor is `p`), then nn parameters as `module.param`."""
+    out: list[tuple[str, Any]] = []
+    seen: set[int] = set()
+
+    def add(name: str, tensor: Any) -> None:
+        if id(tensor) not in seen:
+            seen.add(id(tensor))
+            out.append((name, tensor))
+
+    for var, value in namespace.items():
+        if var.startswith("__") or var in ("T", "torch", "nn", "F"):
+            continue
+        if _is_tensor(value):
+            add(var, value)
+        elif callable(getattr(value, "named_parameters", None)) and not isinstance(value, type):
+            try:
+                for pname, param in value.named_parameters():
+                    add(f"{var}.{pname}", param)
+            except Exception:  # noqa: BLE001 - a user object that merely looks like a module
+                continue
+    return out
+
+
+def tensor_names(namespace: dict[str, Any]) -> dict[int, str]:
+    """id(tensor) -> the script's name for it (see named_tensors)."""
+    return {id(t): name for name, t in named_tensors(namespace)}
+
+
+def backward_roots(recorder: trace.Recorder | None) -> list[Any]:
+    """Tensors the script called backward() / autograd.grad() on, first call first."""
+    if recorder is None:
+        return []
+    seen: list[Any] = []
+    for rec in recorder.records:
+        if rec.op in ("backward", "autograd.grad"):
+            for ref in rec.inputs:
+                if not any(ref.tensor is s for s in seen):
+                    seen.append(ref.tensor)
+    return seen
+
+
+def final_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The script's named tensors that require grad and feed no other named tensor's graph."""
+    named = [(k, v) for k, v in namespace.items() if not k.startswith("__") and _is_tensor(v)]
+    with_fn = [(k, v) for k, v in named if v.grad_fn is not None]
+    inner: set[int] = set()
+    for _, t in with_fn:
+        stack = [c for c, _ in t.grad_fn.next_functions if c is not None]
+        while stack:
+            fn = stack.pop()
+            if id(fn) in inner:
+                continue
+            inner.add(id(fn))
+            stack.extend(c for c, _ in fn.next_functions if c is not None)
+    seen: set[int] = set()
+    out = []
+    for k, v in with_fn:
+        if id(v.grad_fn) not in inner and id(v) not in seen:
+            seen.add(id(v))
+            out.append((k, v))
+    return out
+
+
+def pick_roots(
+    result: RunResult, requested: list[str] | tuple[str, ...] = ()
+) -> list[tuple[str | None, Any]]:
+    """The tensors to draw: `--root` names; else what backward() ran on; else final tensors."""
+    named = named_tensors(result.namespace)
+    if requested:
+        by_name = dict(named)
+        by_name.update((k, v) for k, v in result.namespace.items() if _is_tensor(v))
+        roots = []
+        for name in requested:
+            if name not in by_name:
+                known = ", ".join(n for n, _ in named) or "none"
+                raise RootError(f"--root {name!r} names no tensor in the script (tensors: {known})")
+            roots.append((name, by_name[name]))
+        return roots
+    called = backward_roots(result.recorder)
+    if called:
+        names = {id(t): n for n, t in named}
+        return [(names.get(id(t)), t) for t in called]
+    finals = final_tensors(result.namespace)
+    if not finals:
+        raise RootError(
+            "no tensor to draw: the script has no tensor that requires grad "
+            "(call backward() on a result, or name one with --root)"
+        )
+    return list(finals)

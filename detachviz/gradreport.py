@@ -1,0 +1,95 @@
+"""The `detachviz grad` report: run the script, call backward() if it did not, explain
+every leaf's gradient, and diagnose in-place mistakes that torch reports only by shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from detachviz.graph.diagnose import Diagnosis, diagnose_data_writes, diagnose_inplace_error
+from detachviz.graph.explain import Row, explain
+from detachviz.runner import (
+    RootError,
+    backward_roots,
+    final_tensors,
+    named_tensors,
+    pick_roots,
+    run_script,
+)
+
+
+@dataclass
+class Report:
+    script: str
+    root: str | None
+    backward_by: str  # "script" | "detachviz" | "none"
+    rows: list[Row] = field(default_factory=list)
+    diagnoses: list[Diagnosis] = field(default_factory=list)
+    error_text: str = ""  # the script's own traceback, when it failed otherwise
+    exit_code: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "script": self.script,
+            "root": self.root,
+            "backward_called_by": self.backward_by,
+            "leaves": [r.to_dict() for r in self.rows],
+            "diagnoses": [d.to_dict() for d in self.diagnoses],
+            "error": self.error_text.strip().splitlines()[-1] if self.error_text else None,
+        }
+
+
+def _scalar_root(result: Any, requested: str | None) -> tuple[str | None, Any]:
+    if requested:
+        return pick_roots(result, [requested])[0]
+    scalars = [(k, t) for k, t in final_tensors(result.namespace) if t.numel() == 1]
+    if len(scalars) == 1:
+        return scalars[0]
+    if not scalars:
+        raise RootError(
+            "no scalar tensor that requires grad to call backward() on: "
+            "call backward() in the script, or name a root with --root"
+        )
+    names = ", ".join(k for k, _ in scalars)
+    raise RootError(f"several scalar outputs ({names}): pick one with --root NAME")
+
+
+def grad_report(script: str, root: str | None = None) -> Report:
+    """Run `script` and explain its gradients (raises RootError / ScriptNotFound)."""
+    result = run_script(script, record=True, quiet=True)
+    lines = result.path.read_text(encoding="utf-8").splitlines()
+    named = named_tensors(result.namespace)
+    names = {id(t): n for n, t in named}
+    report = Report(script=script, root=None, backward_by="none")
+    error = result.error
+    roots = backward_roots(result.recorder)
+    if roots:
+        report.backward_by = "script"
+        if root:
+            roots = [pick_roots(result, [root])[0][1]]
+    elif error is None:
+        name, tensor = _scalar_root(result, root)
+        roots = [tensor]
+        report.backward_by = "detachviz"
+        try:
+            tensor.backward()
+        except RuntimeError as e:
+            error = e
+            result.error_text = f"RuntimeError: {e}\n"
+            result.exit_code = 1
+    if roots:
+        report.root = names.get(id(roots[0]))
+    if error is not None:
+        report.error_text = result.error_text
+        report.exit_code = 1
+        found = diagnose_inplace_error(error, result.recorder, names, lines)
+        if found is not None:
+            report.diagnoses.append(found)
+    report.diagnoses.extend(diagnose_data_writes(result.recorder, roots, names, lines))
+    root_ids = {id(r) for r in roots}
+    tensors = [(n, t) for n, t in named if id(t) not in root_ids]
+    ran = report.backward_by != "none" and error is None
+    report.rows = explain(tensors, roots, result.recorder, lines, ran)
+    return report

@@ -1,0 +1,250 @@
+"""Capture: build the graph model from the engine's autograd graph and its op trace.
+
+Two walks, one worklist. The autograd walk is torchviz's: from each root's `grad_fn` along
+`next_functions`, giving `function` and `leaf` nodes (AccumulateGrad folded into its leaf).
+The trace walk starts at every drawn function's forward record and follows the inputs that
+did not require grad back through their producers; where it meets a cut (detach, detach_,
+.data, no_grad, a copy) it draws a cut edge to the value's source, and the source's own
+history — not visited by the root's backward — is drawn `untracked`. Regions made only of
+constants (no cut behind them) are not drawn, as torchviz does not draw constants.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from detachviz.engine.trace import Record, Recorder, Ref
+from detachviz.graph.model import Edge, Graph, Node
+
+# Cut records are drawn as edges, not nodes: the cut *is* the edge.
+EDGE_CUTS = ("detach", "detach_", "data", "copy")
+
+
+@dataclass
+class Options:
+    show_saved: bool = False
+    show_attrs: bool = False
+    max_attr_chars: int = 50
+
+
+@dataclass
+class _Builder:
+    names: dict[int, str]
+    options: Options
+    by_grad_fn: dict[int, Record] = field(default_factory=dict)
+    reaches_cut: list[bool] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    ids: dict[tuple[str, int], str] = field(default_factory=dict)
+    tracked: set[int] = field(default_factory=set)  # id() of what the roots' backward visits
+    edge_seen: set[tuple[str, str, str | None]] = field(default_factory=set)
+    keep: list[Any] = field(default_factory=list)  # keeps id() keys alive while capturing
+    work: list[tuple[Any, str]] = field(default_factory=list)  # (grad_fn, node id) to trace-walk
+
+    # ---- nodes and edges -------------------------------------------------------------
+    def add_node(self, key: tuple[str, int], kind: str, label: str, **kw: Any) -> tuple[str, bool]:
+        if key in self.ids:
+            return self.ids[key], False
+        node_id = f"n{len(self.nodes)}"
+        self.ids[key] = node_id
+        self.nodes.append(Node(id=node_id, kind=kind, label=label, **kw))
+        return node_id, True
+
+    def add_edge(self, source: str, target: str, cut: str | None = None, line: int | None = None):
+        key = (source, target, cut)
+        if key not in self.edge_seen:
+            self.edge_seen.add(key)
+            self.edges.append(Edge(source, target, cut, line))
+
+    def tensor_node(self, key_kind: str, tensor: Any, kind: str, line: int | None = None) -> str:
+        self.keep.append(tensor)
+        name = self.names.get(id(tensor))
+        node_id, _ = self.add_node(
+            (key_kind, id(tensor)),
+            kind,
+            name or "",
+            name=name,
+            shape=tuple(int(s) for s in tensor.shape),
+            line=line,
+        )
+        return node_id
+
+    # ---- the autograd walk -----------------------------------------------------------
+    def function_node(self, fn: Any, kind: str) -> str:
+        """The node for a backward node (or its leaf), walking its subgraph on first sight."""
+        start = self._node_for_fn(fn, kind)
+        stack = [(fn, start)]
+        while stack:
+            fn_, fn_id = stack.pop()
+            if hasattr(fn_, "variable"):
+                continue
+            children = []
+            for child, _ in fn_.next_functions:
+                if child is None:
+                    continue
+                known = (("fn", id(child)) in self.ids) or (
+                    hasattr(child, "variable") and ("leaf", id(child.variable)) in self.ids
+                )
+                child_id = self._node_for_fn(child, kind)
+                self.add_edge(child_id, fn_id)
+                if not known:
+                    children.append((child, child_id))
+            stack.extend(reversed(children))
+        return start
+
+    def _node_for_fn(self, fn: Any, kind: str) -> str:
+        self.keep.append(fn)
+        if hasattr(fn, "variable"):  # AccumulateGrad: draw its leaf tensor instead
+            return self.tensor_node("leaf", fn.variable, "leaf" if kind == "function" else kind)
+        rec = self.by_grad_fn.get(id(fn))
+        node_id, new = self.add_node(
+            ("fn", id(fn)),
+            kind,
+            fn.name(),
+            line=rec.line if rec is not None else None,
+            attrs=self._attrs(fn),
+        )
+        if new:
+            self.work.append((fn, node_id))
+            if self.options.show_saved and kind == "function":
+                self._saved_nodes(fn, node_id)
+        return node_id
+
+    def _saved_items(self, fn: Any) -> list[tuple[str, Any]]:
+        items = []
+        for attr in dir(fn):
+            if attr.startswith("_saved_") and not attr.startswith("_saved_variables"):
+                try:
+                    items.append((attr[len("_saved_") :], getattr(fn, attr)))
+                except RuntimeError:  # freed after backward, as in torch
+                    continue
+        return items
+
+    def _attrs(self, fn: Any) -> dict[str, str]:
+        if not self.options.show_attrs:
+            return {}
+        out = {}
+        for name, val in self._saved_items(fn):
+            if hasattr(val, "grad_fn"):  # tensors are drawn as saved nodes, not attrs
+                continue
+            text = str(val)
+            limit = self.options.max_attr_chars
+            out[name] = text if len(text) <= limit else text[: limit - 3] + "..."
+        return out
+
+    def _saved_nodes(self, fn: Any, fn_id: str) -> None:
+        for name, val in self._saved_items(fn):
+            if not hasattr(val, "grad_fn"):
+                continue
+            self.keep.append(val)
+            node_id, _ = self.add_node(
+                ("saved", id(val)), "saved", name, shape=tuple(int(s) for s in val.shape)
+            )
+            self.add_edge(node_id, fn_id)
+
+    # ---- the trace walk --------------------------------------------------------------
+    def source_node(self, ref: Ref) -> str:
+        """The node for a value that requires grad, on either side of a cut."""
+        fn = ref.grad_fn
+        if fn is None:
+            kind = "leaf" if id(ref.tensor) in self.tracked else "untracked"
+            return self.tensor_node("leaf", ref.tensor, kind)
+        kind = "function" if id(fn) in self.tracked else "untracked"
+        return self.function_node(fn, kind)
+
+    def untracked_inputs(self, refs: tuple[Ref, ...], consumer: str) -> None:
+        """Draw what flowed into `consumer` from values that did not require grad."""
+        stack = [(r, consumer) for r in reversed(refs) if not r.requires_grad]
+        while stack:
+            ref, target = stack.pop()
+            prod = ref.producer
+            if prod is None or not self.reaches_cut[prod.index]:
+                continue
+            if prod.cut in EDGE_CUTS:
+                src = prod.inputs[0]
+                if src.requires_grad:
+                    self.add_edge(self.source_node(src), target, prod.cut, prod.line)
+                else:  # e.g. constant.detach(): nothing is cut here, look further back
+                    stack.append((src, target))
+                continue
+            node_id, new = self.add_node(("rec", prod.index), "untracked", prod.op, line=prod.line)
+            self.add_edge(node_id, target)
+            if not new:
+                continue
+            for r in reversed(prod.inputs):
+                if r.requires_grad:  # only under no_grad can an input requiring grad get here
+                    self.add_edge(self.source_node(r), node_id, prod.cut or "no_grad", prod.line)
+                else:
+                    stack.append((r, node_id))
+
+    def drain(self) -> None:
+        while self.work:
+            fn, node_id = self.work.pop()
+            rec = self.by_grad_fn.get(id(fn))
+            if rec is not None:
+                self.untracked_inputs(rec.inputs, node_id)
+
+
+def _index(recorder: Recorder | None) -> tuple[dict[int, Record], list[bool]]:
+    """grad_fn -> its forward record, and for each record whether a cut lies behind it."""
+    by_grad_fn: dict[int, Record] = {}
+    reaches: list[bool] = []
+    if recorder is None:
+        return by_grad_fn, reaches
+    for rec in recorder.records:
+        for out in rec.outputs:
+            if out.grad_fn is not None:
+                by_grad_fn[id(out.grad_fn)] = rec
+        hit = rec.cut is not None and any(r.requires_grad for r in rec.inputs)
+        if not hit:
+            hit = any(
+                r.producer is not None and reaches[r.producer.index]
+                for r in rec.inputs
+                if not r.requires_grad
+            )
+        reaches.append(hit)
+    return by_grad_fn, reaches
+
+
+def capture(
+    roots: list[tuple[str | None, Any]],
+    recorder: Recorder | None = None,
+    names: dict[int, str] | None = None,
+    options: Options | None = None,
+    error: dict[str, object] | None = None,
+) -> Graph:
+    """The graph model for `roots` (name, tensor) pairs. `names` maps id(tensor) to the
+    script's names for it; `recorder` supplies the cuts (without it: torchviz's graph)."""
+    b = _Builder(names=dict(names or {}), options=options or Options())
+    b.by_grad_fn, b.reaches_cut = _index(recorder)
+    for name, tensor in roots:
+        if name is not None:
+            b.names.setdefault(id(tensor), name)
+    # Mark what the roots' backward visits before drawing, so kinds are right.
+    _mark_tracked(b, [t for _, t in roots])
+    root_ids = []
+    for _, tensor in roots:
+        out_id = b.tensor_node("output", tensor, "output")
+        root_ids.append(out_id)
+        if tensor.grad_fn is not None:
+            b.add_edge(b.function_node(tensor.grad_fn, "function"), out_id)
+        elif recorder is not None and not tensor.requires_grad:
+            b.untracked_inputs((Ref(tensor, recorder.producer_of(tensor)),), out_id)
+        b.drain()
+    return Graph(nodes=b.nodes, edges=b.edges, roots=root_ids, error=error)
+
+
+def _mark_tracked(b: _Builder, roots: list[Any]) -> None:
+    stack = [t.grad_fn for t in roots if t.grad_fn is not None]
+    while stack:
+        fn = stack.pop()
+        if id(fn) in b.tracked:
+            continue
+        b.tracked.add(id(fn))
+        b.keep.append(fn)
+        if hasattr(fn, "variable"):
+            b.tracked.add(id(fn.variable))
+        for child, _ in getattr(fn, "next_functions", ()):
+            if child is not None and id(child) not in b.tracked:
+                stack.append(child)

@@ -1,0 +1,181 @@
+"""In-place diagnoses: what torch's "modified by an inplace operation" error leaves out
+(which variable, which op saved it, which in-place op changed it), and the `.data` writes
+torch does not catch at all (they silently give wrong gradients).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from detachviz.engine.trace import Record, Recorder
+
+# Ops that return a view of their input: an in-place write through them reaches the base.
+VIEW_OPS = frozenset(
+    {"view", "reshape", "t", "transpose", "permute", "expand", "unsqueeze", "squeeze",
+     "flatten", "getitem", "detach", "view_as", "narrow", "select", "as_strided", "T"}
+)  # fmt: skip
+
+
+@dataclass
+class Diagnosis:
+    """One finding. kind: inplace-error | data-write. Lines are 1-based script lines."""
+
+    kind: str
+    message: str
+    variable: str | None = None
+    saved_by: str | None = None
+    saved_line: int | None = None
+    modified_by: str | None = None
+    modified_line: int | None = None
+    fixes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _code(lines: list[str], line: int | None) -> str:
+    if line is None or not 0 < line <= len(lines):
+        return ""
+    return lines[line - 1].strip()
+
+
+def _at(lines: list[str], line: int | None) -> str:
+    code = _code(lines, line)
+    return f"line {line}" + (f" (`{code}`)" if code else "") if line else "an unknown line"
+
+
+def _record_of(recorder: Recorder, node: Any) -> Record | None:
+    for rec in recorder.records:
+        if any(out.grad_fn is node for out in rec.outputs):
+            return rec
+    return None
+
+
+def _shares_counter(a: Any, b: Any) -> bool:
+    # NOTE: the engine creates a tensor's counter lazily; None means "not shared yet".
+    return a is b or (a._vc is not None and a._vc is b._vc)
+
+
+def _shares_storage(a: Any, b: Any) -> bool:
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+def _name(names: dict[int, str], tensor: Any) -> str:
+    return names.get(id(tensor)) or "a tensor of shape " + str(list(tensor.shape))
+
+
+def diagnose_inplace_error(
+    error: BaseException, recorder: Recorder | None, names: dict[int, str], lines: list[str]
+) -> Diagnosis | None:
+    """Explain torch's saved-tensor version error, when the engine says what it was."""
+    saved = getattr(error, "saved_variable", None)
+    node = getattr(error, "node", None)
+    if saved is None or node is None:
+        return None
+    tensor = saved.tensor
+    d = Diagnosis("inplace-error", str(error), variable=_name(names, tensor))
+    d.saved_by = node.name()
+    if recorder is None:
+        return d
+    saving = _record_of(recorder, node)
+    d.saved_line = saving.line if saving is not None else None
+    after = saving.index if saving is not None else -1
+    for rec in recorder.records:
+        if rec.inplace and rec.index > after and _shares_counter(rec.inputs[0].tensor, tensor):
+            target = rec.inputs[0].tensor
+            d.modified_by = f"{rec.op}() on {_name(names, target)}"
+            d.modified_line = rec.line
+            break
+    d.fixes = _fixes(d, names, tensor)
+    return d
+
+
+def _fixes(d: Diagnosis, names: dict[int, str], tensor: Any) -> list[str]:
+    var = d.variable or "the tensor"
+    fixes = []
+    if d.modified_by:
+        op, _, target = d.modified_by.partition("() on ")
+        fixes.append(
+            f"clone before the in-place op, so it writes to its own memory: "
+            f"`{target} = {target}.clone()` (or `.detach().clone()` where you detached)"
+        )
+        if op.endswith("_"):
+            fixes.append(
+                f"or use the out-of-place form: `{target} = {target}.{op[:-1]}(...)` "
+                f"instead of `{op}(...)`"
+            )
+    fixes.append(f"or finish backward() before changing {var}")
+    return fixes
+
+
+def _data_source(rec: Record) -> Any:
+    """If `rec` writes into a value reached through `.data` (maybe via views), its source."""
+    ref = rec.inputs[0] if rec.inputs else None
+    while ref is not None and ref.producer is not None:
+        prod = ref.producer
+        if prod.cut == "data":
+            return prod.inputs[0].tensor
+        if prod.op not in VIEW_OPS or not prod.inputs:
+            return None
+        ref = prod.inputs[0]
+    return None
+
+
+def _saved_in(roots: list[Any]) -> list[Any]:
+    """Every SavedVariable of every node the roots' backward visits (iteratively)."""
+    out, seen = [], set()
+    stack = [t.grad_fn for t in roots if t.grad_fn is not None]
+    while stack:
+        fn = stack.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        out.extend(getattr(fn, "_saved_variables", ()))
+        stack.extend(c for c, _ in getattr(fn, "next_functions", ()) if c is not None)
+    return out
+
+
+def diagnose_data_writes(
+    recorder: Recorder | None, roots: list[Any], names: dict[int, str], lines: list[str]
+) -> list[Diagnosis]:
+    """Warn about in-place writes through `.data` to a tensor saved for the roots' backward."""
+    if recorder is None:
+        return []
+    saved = _saved_in(roots)
+    found = []
+    for rec in recorder.records:
+        if not rec.inplace:
+            continue
+        source = _data_source(rec)
+        if source is None:
+            continue
+        for sv in saved:
+            if not _shares_storage(sv.tensor, source):
+                continue
+            saving = _record_of(recorder, sv.node)
+            if saving is not None and saving.index > rec.index:
+                continue  # saved after the write: backward sees consistent values
+            var = _name(names, source)
+            found.append(
+                Diagnosis(
+                    "data-write",
+                    f"{var} was saved for backward by {sv.node.name()} at "
+                    f"{_at(lines, saving.line if saving else None)}, then changed in place "
+                    f"through .data at {_at(lines, rec.line)}. torch does not notice (.data "
+                    "has its own version counter), so the gradient uses the new values and "
+                    "is silently wrong.",
+                    variable=var,
+                    saved_by=sv.node.name(),
+                    saved_line=saving.line if saving else None,
+                    modified_by=f"{rec.op}() through .data",
+                    modified_line=rec.line,
+                    fixes=[
+                        "change the tensor only after backward(), or under torch.no_grad() on "
+                        f"{var} itself (torch then raises instead of silently using new values)",
+                        "or compute from a copy: `x.detach().clone()`",
+                    ],
+                )
+            )
+            break
+    return found

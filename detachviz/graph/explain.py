@@ -1,0 +1,198 @@
+"""Gradient explanations: one row per leaf (and retain_grad tensor) saying why its grad is
+what it is — above all, why it is None — read from the autograd graph and the op trace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from detachviz.engine.trace import Record, Recorder
+
+# How each cut mechanism is spelled in a reason.
+SPELLING = {
+    "detach": "detach()",
+    "detach_": "detach_()",
+    "data": ".data",
+    "no_grad": "no_grad",
+    "copy": "torch.tensor(...)",
+}
+
+
+@dataclass
+class Row:
+    """One line of `detachviz grad`. Field names are the documented --json interface."""
+
+    name: str
+    shape: list[int]
+    requires_grad: bool
+    grad: dict[str, Any] | None
+    status: str  # ok | partly-cut | cut | unused | no-grad-required | non-leaf | not-run
+    reason: str
+    line: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def grad_summary(grad: Any) -> dict[str, Any] | None:
+    """Values for small tensors; shape/mean/norm/min/max otherwise (all JSON-friendly)."""
+    if grad is None:
+        return None
+    values = grad.detach().numpy().astype("float64")
+    out: dict[str, Any] = {"shape": list(values.shape)}
+    if values.size <= 6:
+        out["values"] = [round(float(v), 6) for v in values.reshape(-1)]
+    if values.size:
+        out.update(
+            mean=round(float(values.mean()), 6),
+            norm=round(float((values**2).sum() ** 0.5), 6),
+            min=round(float(values.min()), 6),
+            max=round(float(values.max()), 6),
+        )
+    return out
+
+
+def _leaves_under(fn: Any) -> list[Any]:
+    """Leaf tensors a backward node reaches (iteratively)."""
+    out, seen, stack = [], set(), [fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if hasattr(node, "variable"):
+            out.append(node.variable)
+            continue
+        stack.extend(c for c, _ in node.next_functions)
+    return out
+
+
+def _upstream(recorder: Recorder, tensors: list[Any]) -> set[int]:
+    """Indices of every record whose output flows (forward, any path) into `tensors`."""
+    seen: set[int] = set()
+    stack = [r for t in tensors if (r := recorder.producer_of(t)) is not None]
+    while stack:
+        rec = stack.pop()
+        if rec.index in seen:
+            continue
+        seen.add(rec.index)
+        stack.extend(r.producer for r in rec.inputs if r.producer is not None)
+    return seen
+
+
+@dataclass
+class _Cut:
+    record: Record
+    leaves: list[Any]
+    feeds_root: bool
+
+
+def _cuts(recorder: Recorder | None, roots: list[Any]) -> list[_Cut]:
+    if recorder is None:
+        return []
+    upstream = _upstream(recorder, roots)
+    cuts = []
+    for rec in recorder.records:
+        sources = [r for r in rec.inputs if r.requires_grad]
+        if rec.cut is None or not sources:
+            continue
+        leaves: list[Any] = []
+        for src in sources:
+            leaves.extend([src.tensor] if src.grad_fn is None else _leaves_under(src.grad_fn))
+        cuts.append(_Cut(rec, leaves, rec.index in upstream))
+    return cuts
+
+
+def _reachable_leaves(roots: list[Any]) -> set[int]:
+    out: set[int] = set()
+    for t in roots:
+        if t.grad_fn is not None:
+            out.update(id(v) for v in _leaves_under(t.grad_fn))
+        elif t.requires_grad:
+            out.add(id(t))
+    return out
+
+
+def explain(
+    tensors: list[tuple[str, Any]],
+    roots: list[Any],
+    recorder: Recorder | None,
+    source_lines: list[str],
+    backward_ran: bool,
+) -> list[Row]:
+    """Rows for the named tensors: leaves, and non-leaves (retain_grad or not)."""
+    reachable = _reachable_leaves(roots)
+    cuts = _cuts(recorder, roots)
+    rows = []
+    for name, t in tensors:
+        shape = [int(s) for s in t.shape]
+        grad = t.grad if (t.is_leaf or t.retains_grad) else None
+        row = Row(name, shape, bool(t.requires_grad), grad_summary(grad), "", "")
+        _classify(row, t, reachable, cuts, source_lines, backward_ran)
+        rows.append(row)
+    return rows
+
+
+def _where(rec: Record, lines: list[str]) -> str:
+    if rec.line is None:
+        return ""
+    code = lines[rec.line - 1].strip() if 0 < rec.line <= len(lines) else ""
+    return f" at line {rec.line}" + (f" (`{code}`)" if code else "")
+
+
+def _mechanism(rec: Record) -> str:
+    if rec.cut == "copy":
+        return "torch.tensor(...)" if rec.op == "tensor" else f"{rec.op}(...)"
+    return SPELLING[rec.cut or "detach"]
+
+
+def _classify(
+    row: Row, t: Any, reachable: set[int], cuts: list[_Cut], lines: list[str], ran: bool
+) -> None:
+    mine = [c for c in cuts if any(leaf is t for leaf in c.leaves)]
+    mine.sort(key=lambda c: (not c.feeds_root, c.record.index))
+    first = mine[0] if mine else None
+    if not t.is_leaf:
+        if t.retains_grad:
+            row.status, row.reason = "ok", "non-leaf with retain_grad(): gradient kept"
+        else:
+            row.status = "non-leaf"
+            row.reason = f"non-leaf (made by {t.grad_fn.name()}): call {row.name}.retain_grad()"
+            row.reason += " before backward to keep its gradient"
+        return
+    if not t.requires_grad:
+        row.status, row.reason = "no-grad-required", "requires_grad=False: no gradient is computed"
+        if first is not None:
+            row.reason += f" (made by {_mechanism(first.record)}{_where(first.record, lines)})"
+            row.line = first.record.line
+        return
+    if not ran:
+        row.status, row.reason = "not-run", "backward not called"
+        return
+    if id(t) in reachable:
+        if first is not None and first.feeds_root:
+            row.status = "partly-cut"
+            n = sum(1 for c in mine if c.feeds_root)
+            row.reason = (
+                f"gradient flows, but {n} path{'s' if n > 1 else ''} to the root "
+                f"{'are' if n > 1 else 'is'} cut by {_mechanism(first.record)}"
+                f"{_where(first.record, lines)}; that share is not in .grad"
+            )
+            row.line = first.record.line
+        else:
+            row.status, row.reason = "ok", "gradient flows from the root"
+        return
+    if first is not None:
+        row.status = "cut"
+        row.line = first.record.line
+        verb = "only used inside" if first.record.cut == "no_grad" else "cut by"
+        if first.record.cut == "data":
+            verb = "only reached through"
+        elif first.record.cut == "copy":
+            verb = "copied by"
+        row.reason = f"{verb} {_mechanism(first.record)}{_where(first.record, lines)}"
+        if not first.feeds_root:
+            row.reason += "; and that branch does not reach the root either"
+        return
+    row.status, row.reason = "unused", "not used by the root"
