@@ -27,10 +27,13 @@ class UserError(Exception):
         self.code = code
 
 
-def _console(stderr: bool = False) -> Any:
+def _console(stderr: bool = False, wide: bool = False) -> Any:
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    console = Console(stderr=stderr, highlight=False, soft_wrap=not wide)
+    if wide and not console.is_terminal:
+        console.width = 120  # files and pipes: room for the table's "why" column
+    return console
 
 
 def _error(message: str) -> None:
@@ -237,6 +240,7 @@ STATUS_STYLE = {
     "no-grad-required": "dim",
     "non-leaf": "dim",
     "not-run": "red",
+    "wrong": "bold red",
 }
 
 
@@ -254,9 +258,10 @@ def _grad_text(grad: dict[str, Any] | None) -> str:
 
 def _print_report(report: Any) -> None:
     from rich.markup import escape
+    from rich.padding import Padding
     from rich.table import Table
 
-    out, err = _console(), _console(stderr=True)
+    out, err = _console(wide=True), _console(stderr=True)
     if report.error_text:
         err.print(escape(report.error_text.rstrip()))
     if report.backward_by == "detachviz":
@@ -264,33 +269,43 @@ def _print_report(report: Any) -> None:
     elif report.root:
         out.print(f"Gradients of [bold]{escape(report.root)}[/] (backward called by the script).")
     table = Table(show_lines=False, header_style="bold")
-    for col in ("tensor", "shape", "requires_grad", "grad", "status", "why"):
-        table.add_column(col, overflow="fold")
+    table.add_column("tensor", no_wrap=True)
+    table.add_column("shape", no_wrap=True)
+    table.add_column("grad", max_width=28)
+    table.add_column("status", no_wrap=True)
+    table.add_column("why", ratio=1)
     for r in report.rows:
         style = STATUS_STYLE.get(r.status, "")
         table.add_row(
             escape(r.name),
             "(" + ", ".join(map(str, r.shape)) + ")",
-            str(r.requires_grad),
             escape(_grad_text(r.grad)),
             f"[{style}]{r.status}[/]" if style else r.status,
             escape(r.reason),
         )
     out.print(table)
+    if report.non_leaves:
+        names = ", ".join(report.non_leaves)
+        out.print(
+            f"[dim]Non-leaf tensors keep no .grad: {escape(names)}. "
+            "Call .retain_grad() on one before backward() to see its gradient.[/]"
+        )
     for d in report.diagnoses:
         title = "in-place error" if d.kind == "inplace-error" else "warning: write through .data"
         out.print(f"\n[bold red]{title}[/]")
+        lines = []
         if d.kind == "inplace-error":
-            out.print(f"  torch says: {escape(d.message)}")
-            out.print(f"  the variable: [bold]{escape(d.variable or '?')}[/]")
+            lines.append(f"torch says: {escape(d.message)}")
+            lines.append(f"the variable: [bold]{escape(d.variable or '?')}[/]")
             saved_at = f" at line {d.saved_line}" if d.saved_line else ""
-            out.print(f"  saved for backward by: {escape(d.saved_by or '?')}{saved_at}")
+            lines.append(f"saved for backward by: {escape(d.saved_by or '?')}{saved_at}")
             if d.modified_by:
-                out.print(f"  changed by: {escape(d.modified_by)} at line {d.modified_line}")
+                lines.append(f"changed by: {escape(d.modified_by)} at line {d.modified_line}")
         else:
-            out.print(f"  {escape(d.message)}")
-        for fix in d.fixes:
-            out.print(f"  fix: {escape(fix)}")
+            lines.append(escape(d.message))
+        lines.extend(f"fix: {escape(fix)}" for fix in d.fixes)
+        for line in lines:
+            out.print(Padding(line, (0, 0, 0, 2)))
 
 
 def main() -> None:

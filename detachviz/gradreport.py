@@ -26,6 +26,7 @@ class Report:
     backward_by: str  # "script" | "detachviz" | "none"
     rows: list[Row] = field(default_factory=list)
     diagnoses: list[Diagnosis] = field(default_factory=list)
+    non_leaves: list[str] = field(default_factory=list)  # named, no retain_grad: no .grad
     error_text: str = ""  # the script's own traceback, when it failed otherwise
     exit_code: int = 0
 
@@ -36,6 +37,7 @@ class Report:
             "root": self.root,
             "backward_called_by": self.backward_by,
             "leaves": [r.to_dict() for r in self.rows],
+            "non_leaves": list(self.non_leaves),
             "diagnoses": [d.to_dict() for d in self.diagnoses],
             "error": self.error_text.strip().splitlines()[-1] if self.error_text else None,
         }
@@ -90,6 +92,17 @@ def grad_report(script: str, root: str | None = None) -> Report:
     report.diagnoses.extend(diagnose_data_writes(result.recorder, roots, names, lines))
     root_ids = {id(r) for r in roots}
     tensors = [(n, t) for n, t in named if id(t) not in root_ids]
-    ran = report.backward_by != "none" and error is None
-    report.rows = explain(tensors, roots, result.recorder, lines, ran)
+    ran: bool | str = report.backward_by != "none"
+    if error is not None:
+        ran = "failed" if ran or backward_roots(result.recorder) else False
+    report.rows, report.non_leaves = explain(tensors, roots, result.recorder, lines, ran)
+    for d in report.diagnoses:
+        for row in report.rows:
+            if d.kind == "data-write" and row.name == d.variable and row.grad is not None:
+                row.status = "wrong"
+                row.reason = (
+                    f"computed from values changed through .data at line {d.modified_line} "
+                    "after they were saved: silently wrong (see the warning below)"
+                )
+                row.line = d.modified_line
     return report

@@ -38,9 +38,13 @@ class Record:
     `cut` is one of CUTS when the op severs gradient flow from a value that requires grad
     (`no_grad` is set for any op run with grad mode off on an input that requires grad).
     `inplace` is true for ops that write into their first input (`add_`, `zero_`, `x[i] = v`).
+    `backward` and `autograd.grad` are recorded too (inputs: the roots, no outputs), so
+    capture knows what the script differentiated.
     """
 
-    __slots__ = ("index", "op", "inputs", "outputs", "cut", "line", "inplace", "grad_enabled")
+    __slots__ = (
+        "index", "op", "inputs", "outputs", "cut", "line", "inplace", "grad_enabled", "saved"
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -61,6 +65,9 @@ class Record:
         self.line = line
         self.inplace = inplace
         self.grad_enabled = grad_enabled
+        # What the op's backward node saved (SavedVariable objects), kept here because the
+        # node frees them at backward; diagnosis needs them afterwards.
+        self.saved: tuple[Any, ...] = ()
 
     def __repr__(self) -> str:
         return f"<Record #{self.index} {self.op} line={self.line} cut={self.cut}>"
@@ -97,6 +104,8 @@ class Recorder:
             cut = "no_grad"
         rec = Record(len(self.records), op, ins, (), cut, self.line(), inplace, grad_enabled)
         rec.outputs = tuple(Ref(t, rec) for t in outputs)
+        if outputs and outputs[0].grad_fn is not None:
+            rec.saved = tuple(getattr(outputs[0].grad_fn, "_saved_variables", None) or ())
         for t in outputs:
             if id(t) not in self._producer:
                 self._alive.append(t)

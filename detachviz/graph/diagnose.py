@@ -77,35 +77,62 @@ def diagnose_inplace_error(
     d = Diagnosis("inplace-error", str(error), variable=_name(names, tensor))
     d.saved_by = node.name()
     if recorder is None:
+        d.fixes = _fixes(d, None, names, lines)
         return d
     saving = _record_of(recorder, node)
     d.saved_line = saving.line if saving is not None else None
     after = saving.index if saving is not None else -1
-    for rec in recorder.records:
-        if rec.inplace and rec.index > after and _shares_counter(rec.inputs[0].tensor, tensor):
-            target = rec.inputs[0].tensor
-            d.modified_by = f"{rec.op}() on {_name(names, target)}"
-            d.modified_line = rec.line
-            break
-    d.fixes = _fixes(d, names, tensor)
+    modifier = next(
+        (
+            rec
+            for rec in recorder.records
+            if rec.inplace and rec.index > after and _shares_counter(rec.inputs[0].tensor, tensor)
+        ),
+        None,
+    )
+    if modifier is not None:
+        d.modified_by = f"{modifier.op}() on {_name(names, modifier.inputs[0].tensor)}"
+        d.modified_line = modifier.line
+    d.fixes = _fixes(d, modifier, names, lines)
     return d
 
 
-def _fixes(d: Diagnosis, names: dict[int, str], tensor: Any) -> list[str]:
+# Out-of-place spellings of in-place ops, for the fix suggestion.
+OUT_OF_PLACE = {
+    "zero_": "torch.zeros_like({t})",
+    "fill_": "torch.full_like({t}, value)",
+    "copy_": "source.clone()",
+    "add_": "{t} + other",
+    "sub_": "{t} - other",
+    "mul_": "{t} * other",
+    "div_": "{t} / other",
+    "pow_": "{t} ** exponent",
+    "clamp_": "{t}.clamp(min, max)",
+}
+
+
+def _fixes(
+    d: Diagnosis, modifier: Record | None, names: dict[int, str], lines: list[str]
+) -> list[str]:
     var = d.variable or "the tensor"
     fixes = []
-    if d.modified_by:
-        op, _, target = d.modified_by.partition("() on ")
-        fixes.append(
-            f"clone before the in-place op, so it writes to its own memory: "
-            f"`{target} = {target}.clone()` (or `.detach().clone()` where you detached)"
-        )
-        if op.endswith("_"):
+    if modifier is not None:
+        target = _name(names, modifier.inputs[0].tensor)
+        made = modifier.inputs[0].producer
+        if made is not None and made.line is not None and made.op in VIEW_OPS | {"data"}:
             fixes.append(
-                f"or use the out-of-place form: `{target} = {target}.{op[:-1]}(...)` "
-                f"instead of `{op}(...)`"
+                f"make {target} a copy where it is created, at {_at(lines, made.line)}: "
+                "add `.clone()` so the in-place op writes to its own memory"
             )
-    fixes.append(f"or finish backward() before changing {var}")
+        else:
+            fixes.append(f"clone before the in-place op: `{target} = {target}.clone()`")
+        form = OUT_OF_PLACE.get(modifier.op)
+        if form:
+            fixes.append(
+                f"or use the out-of-place form: `{target} = {form.format(t=target)}` "
+                f"instead of {modifier.op}()"
+            )
+    fixes.append(f"or call backward() before {var} is changed")
     return fixes
 
 
@@ -122,60 +149,52 @@ def _data_source(rec: Record) -> Any:
     return None
 
 
-def _saved_in(roots: list[Any]) -> list[Any]:
-    """Every SavedVariable of every node the roots' backward visits (iteratively)."""
-    out, seen = [], set()
-    stack = [t.grad_fn for t in roots if t.grad_fn is not None]
-    while stack:
-        fn = stack.pop()
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        out.extend(getattr(fn, "_saved_variables", ()))
-        stack.extend(c for c, _ in getattr(fn, "next_functions", ()) if c is not None)
-    return out
-
-
 def diagnose_data_writes(
     recorder: Recorder | None, roots: list[Any], names: dict[int, str], lines: list[str]
 ) -> list[Diagnosis]:
     """Warn about in-place writes through `.data` to a tensor saved for the roots' backward."""
     if recorder is None:
         return []
-    saved = _saved_in(roots)
+    from detachviz.graph.explain import upstream
+
+    feeding = upstream(recorder, roots)
+    savers = [r for r in recorder.records if r.saved and r.index in feeding]
     found = []
     for rec in recorder.records:
-        if not rec.inplace:
-            continue
-        source = _data_source(rec)
+        source = _data_source(rec) if rec.inplace else None
         if source is None:
             continue
-        for sv in saved:
-            if not _shares_storage(sv.tensor, source):
-                continue
-            saving = _record_of(recorder, sv.node)
-            if saving is not None and saving.index > rec.index:
-                continue  # saved after the write: backward sees consistent values
-            var = _name(names, source)
-            found.append(
-                Diagnosis(
-                    "data-write",
-                    f"{var} was saved for backward by {sv.node.name()} at "
-                    f"{_at(lines, saving.line if saving else None)}, then changed in place "
-                    f"through .data at {_at(lines, rec.line)}. torch does not notice (.data "
-                    "has its own version counter), so the gradient uses the new values and "
-                    "is silently wrong.",
-                    variable=var,
-                    saved_by=sv.node.name(),
-                    saved_line=saving.line if saving else None,
-                    modified_by=f"{rec.op}() through .data",
-                    modified_line=rec.line,
-                    fixes=[
-                        "change the tensor only after backward(), or under torch.no_grad() on "
-                        f"{var} itself (torch then raises instead of silently using new values)",
-                        "or compute from a copy: `x.detach().clone()`",
-                    ],
-                )
+        hit = next(
+            (
+                (saver, sv)
+                for saver in savers
+                if saver.index < rec.index
+                for sv in saver.saved
+                if _shares_storage(sv.tensor, source)
+            ),
+            None,
+        )
+        if hit is None:
+            continue
+        saver, sv = hit
+        var = _name(names, source)
+        found.append(
+            Diagnosis(
+                "data-write",
+                f"{var} was saved for backward by {sv.node.name()} at {_at(lines, saver.line)}, "
+                f"then changed in place through .data at {_at(lines, rec.line)}. torch does "
+                "not notice (.data has its own version counter), so the gradient uses the new "
+                "values and is silently wrong.",
+                variable=var,
+                saved_by=sv.node.name(),
+                saved_line=saver.line,
+                modified_by=f"{rec.op}() through .data",
+                modified_line=rec.line,
+                fixes=[
+                    f"change {var} only after backward(), or in place under torch.no_grad() "
+                    "without .data (torch then raises instead of using the new values)",
+                    "or compute from a copy: `x.detach().clone()`",
+                ],
             )
-            break
+        )
     return found

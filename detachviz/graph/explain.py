@@ -68,7 +68,7 @@ def _leaves_under(fn: Any) -> list[Any]:
     return out
 
 
-def _upstream(recorder: Recorder, tensors: list[Any]) -> set[int]:
+def upstream(recorder: Recorder, tensors: list[Any]) -> set[int]:
     """Indices of every record whose output flows (forward, any path) into `tensors`."""
     seen: set[int] = set()
     stack = [r for t in tensors if (r := recorder.producer_of(t)) is not None]
@@ -91,7 +91,7 @@ class _Cut:
 def _cuts(recorder: Recorder | None, roots: list[Any]) -> list[_Cut]:
     if recorder is None:
         return []
-    upstream = _upstream(recorder, roots)
+    feeding = upstream(recorder, roots)
     cuts = []
     for rec in recorder.records:
         sources = [r for r in rec.inputs if r.requires_grad]
@@ -100,7 +100,7 @@ def _cuts(recorder: Recorder | None, roots: list[Any]) -> list[_Cut]:
         leaves: list[Any] = []
         for src in sources:
             leaves.extend([src.tensor] if src.grad_fn is None else _leaves_under(src.grad_fn))
-        cuts.append(_Cut(rec, leaves, rec.index in upstream))
+        cuts.append(_Cut(rec, leaves, rec.index in feeding))
     return cuts
 
 
@@ -119,19 +119,43 @@ def explain(
     roots: list[Any],
     recorder: Recorder | None,
     source_lines: list[str],
-    backward_ran: bool,
-) -> list[Row]:
-    """Rows for the named tensors: leaves, and non-leaves (retain_grad or not)."""
+    backward_ran: bool | str,
+) -> tuple[list[Row], list[str]]:
+    """Rows for the named leaves and retain_grad tensors, and the names of the other
+    non-leaf tensors (they keep no .grad; the report says so in one line).
+    `backward_ran` is True, False, or "failed" when backward() raised."""
     reachable = _reachable_leaves(roots)
     cuts = _cuts(recorder, roots)
-    rows = []
+    rows, non_leaves = [], []
     for name, t in tensors:
+        if not t.is_leaf and not t.retains_grad:
+            non_leaves.append(name)
+            continue
         shape = [int(s) for s in t.shape]
-        grad = t.grad if (t.is_leaf or t.retains_grad) else None
-        row = Row(name, shape, bool(t.requires_grad), grad_summary(grad), "", "")
-        _classify(row, t, reachable, cuts, source_lines, backward_ran)
+        row = Row(name, shape, bool(t.requires_grad), grad_summary(t.grad), "", "")
+        if t.requires_grad:
+            _classify(row, t, reachable, cuts, source_lines, backward_ran)
+        else:
+            _no_grad_required(row, t, recorder, cuts, source_lines)
         rows.append(row)
-    return rows
+    return rows, non_leaves
+
+
+def _no_grad_required(
+    row: Row, t: Any, recorder: Recorder | None, cuts: list[_Cut], lines: list[str]
+) -> None:
+    row.status = "no-grad-required"
+    row.reason = "requires_grad=False: created without requires_grad=True"
+    if recorder is None:
+        return
+    behind = upstream(recorder, [t])
+    made_by = [c for c in cuts if c.record.index in behind]
+    if made_by:
+        rec = made_by[-1].record
+        row.reason = f"requires_grad=False: computed through {_mechanism(rec)}{_where(rec, lines)}"
+        row.line = rec.line
+    elif behind:
+        row.reason = "requires_grad=False: computed only from tensors that do not require grad"
 
 
 def _where(rec: Record, lines: list[str]) -> str:
@@ -148,24 +172,18 @@ def _mechanism(rec: Record) -> str:
 
 
 def _classify(
-    row: Row, t: Any, reachable: set[int], cuts: list[_Cut], lines: list[str], ran: bool
+    row: Row, t: Any, reachable: set[int], cuts: list[_Cut], lines: list[str], ran: bool | str
 ) -> None:
     mine = [c for c in cuts if any(leaf is t for leaf in c.leaves)]
     mine.sort(key=lambda c: (not c.feeds_root, c.record.index))
     first = mine[0] if mine else None
-    if not t.is_leaf:
-        if t.retains_grad:
-            row.status, row.reason = "ok", "non-leaf with retain_grad(): gradient kept"
-        else:
-            row.status = "non-leaf"
-            row.reason = f"non-leaf (made by {t.grad_fn.name()}): call {row.name}.retain_grad()"
-            row.reason += " before backward to keep its gradient"
+    if not t.is_leaf:  # a retain_grad() tensor
+        row.status, row.reason = "ok", "non-leaf with retain_grad(): gradient kept"
+        if t.grad is None:
+            row.status, row.reason = "cut" if first else "unused", "retain_grad(), but no gradient"
         return
-    if not t.requires_grad:
-        row.status, row.reason = "no-grad-required", "requires_grad=False: no gradient is computed"
-        if first is not None:
-            row.reason += f" (made by {_mechanism(first.record)}{_where(first.record, lines)})"
-            row.line = first.record.line
+    if ran == "failed":
+        row.status, row.reason = "not-run", "backward() raised before reaching it (see below)"
         return
     if not ran:
         row.status, row.reason = "not-run", "backward not called"
