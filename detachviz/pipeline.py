@@ -203,6 +203,9 @@ def jobs_for(
     opts: RenderOptions,
 ) -> list[Job]:
     """Validate the request once, before any script runs."""
+    missing = [s for s in scripts if not Path(s).is_file()]
+    if missing:
+        raise PipelineError(f"no such script: {', '.join(missing)} (check the path)")
     if out and len(scripts) > 1:
         raise PipelineError("-o names one output file; with several scripts use --out-dir")
     if out == "-" and check:

@@ -14,6 +14,7 @@ import io
 import os
 import sys
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -51,6 +52,7 @@ class RunResult:
     error_text: str = ""  # the trimmed traceback, as `python` would print it
     error_line: int | None = None  # the script line that raised, when known
     stdout: str = ""  # what the script printed, when run quietly
+    warnings: list[Any] = field(default_factory=list)  # what it warned, when run quietly
 
     @property
     def failed(self) -> bool:
@@ -190,7 +192,12 @@ def run_script(
             sink = io.StringIO() if quiet else None
             try:
                 code = compile(source, filename, "exec")
-                with contextlib.redirect_stdout(sink) if sink else contextlib.nullcontext():
+                with contextlib.ExitStack() as quieted:
+                    if sink is not None:
+                        quieted.enter_context(contextlib.redirect_stdout(sink))
+                        caught = quieted.enter_context(warnings.catch_warnings(record=True))
+                        warnings.simplefilter("default")
+                        result.warnings = caught
                     exec(code, namespace)
             except SystemExit as e:
                 result.exit_code = _exit_code(e.code)

@@ -1,0 +1,195 @@
+"""Graph capture on the model: kinds, cut edges with mechanism and line, names, roots."""
+
+from __future__ import annotations
+
+import pytest
+
+from detachviz.graph.capture import capture
+from detachviz.runner import pick_roots, run_script, tensor_names
+
+
+def graph_of(path, roots=()):
+    result = run_script(path, record=True, quiet=True)
+    assert result.error is None, result.error_text
+    return capture(pick_roots(result, roots), result.recorder, tensor_names(result.namespace))
+
+
+def by_label(graph):
+    return {n.label: n for n in graph.nodes}
+
+
+def cut_edges(graph):
+    return [(graph.node(e.source).label, graph.node(e.target).label, e.cut, e.line)
+            for e in graph.edges if e.cut]  # fmt: skip
+
+
+def test_attached_graph_matches_torchviz_shape(script):
+    g = graph_of(
+        script("""
+        a = torch.ones(5, requires_grad=True)
+        b = a**4
+        c = a**6
+        i = (b + c).sum()
+    """)
+    )
+    kinds = sorted((n.kind, n.label) for n in g.nodes)
+    assert kinds == [
+        ("function", "AddBackward0"),
+        ("function", "PowBackward0"),
+        ("function", "PowBackward0"),
+        ("function", "SumBackward0"),
+        ("leaf", "a"),
+        ("output", "i"),
+    ]
+    assert cut_edges(g) == []
+    assert by_label(g)["a"].shape == (5,)
+    assert by_label(g)["i"].shape == ()
+
+
+def test_detach_is_a_cut_edge_into_an_untracked_op(script):
+    g = graph_of(
+        script("""
+        a = torch.ones(5, requires_grad=True)
+        b = a**3
+        c = a.detach()**6
+        i = (b + c).sum()
+        i.backward()
+    """)
+    )
+    assert cut_edges(g) == [("a", "pow", "detach", 3)]
+    pow_node = next(n for n in g.nodes if n.kind == "untracked")
+    assert pow_node.label == "pow" and pow_node.line == 3
+    # the untracked value still feeds the AddBackward0 it was used in
+    targets = [g.node(e.target).label for e in g.edges if e.source == pow_node.id]
+    assert targets == ["AddBackward0"]
+
+
+@pytest.mark.parametrize(
+    ("code", "mechanism"),
+    [
+        ("c = w.detach() * 2", "detach"),
+        ("c = w.data * 2", "data"),
+        ("c = torch.tensor(w) * 2", "copy"),
+        ("c = w.new_tensor(w) * 2", "copy"),
+        ("with torch.no_grad():\n    c = w * 2", "no_grad"),
+    ],
+)
+def test_every_cut_mechanism_is_named(script, code, mechanism):
+    g = graph_of(script(
+        "w = torch.ones(3, requires_grad=True)\n"
+        "v = torch.ones(3, requires_grad=True)\n"
+        f"{code}\n"
+        "loss = (v * c).sum()\n"
+    ))  # fmt: skip
+    cuts = cut_edges(g)
+    assert len(cuts) == 1
+    source, _, cut, line = cuts[0]
+    assert (source, cut) == ("w", mechanism)
+    assert line in (3, 4)  # the no_grad body is on line 4
+    assert by_label(g)["w"].kind == "untracked"  # w gets no gradient from loss
+
+
+def test_two_networks_detach_leaves_first_network_untracked(script):
+    g = graph_of(
+        script("""
+        x = torch.ones(3)
+        wa = torch.ones(3, 3, requires_grad=True)
+        wb = torch.ones(3, 3, requires_grad=True)
+        y = (wa @ x).tanh()
+        z = (wb @ y.detach()).sum()
+        z.backward()
+    """)
+    )
+    labels = {(n.kind, n.label) for n in g.nodes}
+    assert ("untracked", "wa") in labels
+    assert ("untracked", "TanhBackward0") in labels
+    assert ("leaf", "wb") in labels
+    assert cut_edges(g) == [("TanhBackward0", "MvBackward0", "detach", 5)]
+
+
+def test_detach_in_place_is_drawn_from_the_history_it_removed(script):
+    g = graph_of(
+        script("""
+        x = torch.ones(3)
+        wa = torch.ones(3, 3, requires_grad=True)
+        wb = torch.ones(3, 3, requires_grad=True)
+        y = (wa @ x).tanh()
+        y.detach_()
+        z = (wb @ y).sum()
+        z.backward()
+    """)
+    )
+    assert cut_edges(g) == [("TanhBackward0", "MvBackward0", "detach_", 5)]
+    assert by_label(g)["wa"].kind == "untracked"
+
+
+def test_constants_are_not_drawn(script):
+    g = graph_of(
+        script("""
+        w = torch.ones(3, requires_grad=True)
+        k = torch.ones(3) * 2 + 1
+        loss = (w * k).sum()
+    """)
+    )
+    assert all(n.kind != "untracked" for n in g.nodes)
+
+
+def test_nn_parameters_are_named_by_module_path(script):
+    nn = pytest.importorskip("detachviz.nn")
+    assert nn.Linear
+    g = graph_of(
+        script("""
+        model = nn.Linear(2, 3)
+        out = model(torch.ones(4, 2)).sum()
+    """)
+    )
+    names = {n.name for n in g.nodes if n.kind == "leaf"}
+    assert names == {"model.weight", "model.bias"}
+
+
+def test_roots_default_to_what_backward_ran_on(script):
+    g = graph_of(
+        script("""
+        a = torch.ones(2, requires_grad=True)
+        first = (a * 2).sum()
+        second = (a * 3).sum()
+        first.backward()
+    """)
+    )
+    assert [g.node(r).label for r in g.roots] == ["first"]
+
+
+def test_explicit_roots(script):
+    g = graph_of(
+        script("""
+        a = torch.ones(2, requires_grad=True)
+        first = (a * 2).sum()
+        second = (a * 3).sum()
+    """),
+        roots=("first", "second"),
+    )
+    assert [g.node(r).label for r in g.roots] == ["first", "second"]
+    assert sum(n.kind == "leaf" for n in g.nodes) == 1  # a is shared
+
+
+def test_ids_are_stable_and_in_traversal_order(script):
+    path = script("""
+        a = torch.ones(2, requires_grad=True)
+        i = (a.exp() * a.detach()).sum()
+    """)
+    first, second = graph_of(path), graph_of(path)
+    assert first.to_json() == second.to_json()
+    assert [n.id for n in first.nodes] == [f"n{k}" for k in range(len(first.nodes))]
+
+
+def test_long_chain_captures_without_recursion(script):
+    g = graph_of(
+        script("""
+        x = torch.ones(2, requires_grad=True)
+        y = x
+        for _ in range(3000):
+            y = y * 1.0001
+        loss = y.sum()
+    """)
+    )
+    assert sum(n.label == "MulBackward0" for n in g.nodes) == 3000
