@@ -308,6 +308,85 @@ def _print_report(report: Any) -> None:
             out.print(Padding(line, (0, 0, 0, 2)))
 
 
+@cli.command()
+@click.option("--max-power", default=12, show_default=True, help="Sizes 3^0 ... 3^N.")
+@click.option("--repeat", default=9, show_default=True, help="Samples per point (median).")
+@click.option(
+    "--engine",
+    "engines",
+    multiple=True,
+    type=click.Choice(["detachviz", "torch"]),
+    help="Engines to time (default: both; torch only when installed).",
+)
+@click.option("-o", "--output", "out", default="bench.svg", show_default=True, help="Chart.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["svg", "png", "jpg"]), help="Chart.")
+@click.option("--no-chart", is_flag=True, help="Print the table only.")
+@click.option("--json", "as_json", is_flag=True, help="Print results as JSON instead.")
+@click.option("--renderer", type=click.Choice(["graphviz-pure", "dot"]), help="Layout program.")
+def bench(**kwargs: Any) -> None:
+    """Time the tensor-copy idioms (new_tensor, clone().detach(), ...) like perfplot."""
+    sys.exit(_guarded(_bench)(**kwargs))
+
+
+def _bench(
+    max_power: int,
+    repeat: int,
+    engines: tuple[str, ...],
+    out: str,
+    fmt: str | None,
+    no_chart: bool,
+    as_json: bool,
+    renderer: str | None,
+) -> int:
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from detachviz import bench as timing
+    from detachviz.pipeline import write_atomic
+    from detachviz.render import RenderError
+
+    err = _console(stderr=True)
+    try:
+        with Progress(console=err, transient=True) as progress:
+            task = progress.add_task("timing", total=None)
+
+            def on_progress(done: int, total: int, what: str) -> None:
+                progress.update(task, completed=done, total=total, description=what)
+
+            results = timing.measure(
+                timing.default_sizes(max_power),
+                engines or timing.ENGINE_NAMES,
+                repeat=repeat,
+                on_progress=on_progress,
+            )
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps(results.to_dict(), indent=2) + "\n")
+    else:
+        header, rows = results.table()
+        table = Table(*header, header_style="bold")
+        for column in table.columns[1:]:
+            column.justify = "right"
+        for row in rows:
+            table.add_row(*row)
+        _console().print(table)
+    for engine, why in results.missing.items():
+        err.print(f"{engine} not timed: {why}")
+    if not no_chart:
+        chart_fmt = fmt or (out.rsplit(".", 1)[-1] if "." in out else "svg")
+        try:
+            write_atomic(out, results.chart(chart_fmt, renderer=renderer))
+        except RenderError as e:
+            raise UserError(str(e), EXIT_FAILED) from None
+        except OSError as e:
+            raise UserError(f"cannot write {out}: {e.strerror or e}", EXIT_FAILED) from None
+        err.print(f"wrote {out}")
+    return EXIT_OK
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

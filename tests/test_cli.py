@@ -200,3 +200,21 @@ def test_grad_without_scalar_root_is_one_line(runner, script):
     result = invoke(runner, "grad", str(script("a = torch.ones(2)\n")))
     assert result.exit_code == 1
     assert "no scalar tensor" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_bench_prints_a_table_and_writes_a_chart(runner, tmp_path):
+    out = tmp_path / "bench.svg"
+    result = invoke(
+        runner, "bench", "--max-power", "1", "--repeat", "1", "--engine", "detachviz",
+        "-o", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0
+    for idiom in ("x.new_tensor(x)", "x.clone().detach()", "x.detach().clone()"):
+        assert idiom in result.stdout
+    assert out.read_bytes().startswith(b"<?xml") and b"len(x)" in out.read_bytes()
+
+
+def test_bench_bad_argument_is_a_usage_error(runner, tmp_path):
+    result = invoke(runner, "bench", "--max-power", "-1", "-o", str(tmp_path / "b.svg"))
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert not (tmp_path / "b.svg").exists()
