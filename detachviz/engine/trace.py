@@ -14,6 +14,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from detachviz.engine import grad_mode
+
 # The cut mechanisms, as they appear in graph edges and in `detachviz grad` reasons.
 CUTS = ("detach", "detach_", "data", "no_grad", "copy")
 
@@ -21,14 +23,14 @@ CUTS = ("detach", "detach_", "data", "no_grad", "copy")
 class Ref:
     """A tensor as it was when an op used or produced it."""
 
-    __slots__ = ("tensor", "grad_fn", "requires_grad", "producer", "version")
+    __slots__ = ("tensor", "grad_fn", "requires_grad", "producer")
 
     def __init__(self, tensor: Any, producer: Record | None) -> None:
         self.tensor = tensor
-        self.grad_fn = tensor.grad_fn
-        self.requires_grad = tensor.requires_grad
+        # NOTE: the engine's slots, not the properties: this runs once per op while recording.
+        self.grad_fn = tensor._grad_fn
+        self.requires_grad = tensor._requires_grad
         self.producer = producer
-        self.version = tensor._version
 
 
 class Record:
@@ -43,7 +45,8 @@ class Record:
     """
 
     __slots__ = (
-        "index", "op", "inputs", "outputs", "cut", "line", "inplace", "grad_enabled", "saved"
+        "index", "op", "inputs", "outputs", "cut", "line", "inplace", "grad_enabled",
+        "_saved_raw",
     )  # fmt: skip
 
     def __init__(
@@ -65,9 +68,25 @@ class Record:
         self.line = line
         self.inplace = inplace
         self.grad_enabled = grad_enabled
-        # What the op's backward node saved (SavedVariable objects), kept here because the
-        # node frees them at backward; diagnosis needs them afterwards.
-        self.saved: tuple[Any, ...] = ()
+        # (node, node._saved) as the op left them: the node frees its saved tensors at
+        # backward, and diagnosis needs them afterwards. Unpacked by `saved` on demand.
+        self._saved_raw: tuple[Any, Any] | None = None
+
+    @property
+    def saved(self) -> tuple[Any, ...]:
+        """SavedVariable objects for what this op's backward node saved (even after backward)."""
+        if self._saved_raw is None:
+            return ()
+        from detachviz.engine.node import SavedVariable
+
+        node, raw = self._saved_raw
+        out = []
+        for k, value in enumerate(raw):
+            if value is None or not hasattr(value, "_data"):
+                continue  # not saved, or a python scalar
+            tensor = self.outputs[0].tensor if node._save_src[k] < 0 else value
+            out.append(SavedVariable(tensor, node._save_names[k], node._versions[k], node))
+        return tuple(out)
 
     def __repr__(self) -> str:
         return f"<Record #{self.index} {self.op} line={self.line} cut={self.cut}>"
@@ -79,9 +98,9 @@ class Recorder:
     def __init__(self, script: str | None = None) -> None:
         self.script = script
         self.records: list[Record] = []
-        # id(tensor) -> the record that last wrote it; tensors stay alive through the records.
+        # id(tensor) -> the record that last wrote it. Ids stay valid: every tensor in this
+        # map is kept alive by the Refs of the records that mention it.
         self._producer: dict[int, Record] = {}
-        self._alive: list[Any] = []
 
     def producer_of(self, tensor: Any) -> Record | None:
         return self._producer.get(id(tensor))
@@ -96,22 +115,22 @@ class Recorder:
     ) -> Record:
         """Record one op. Call *after* the outputs exist; for in-place ops the input
         snapshot must be taken before the write, so call `snapshot()` first and pass Refs."""
-        from detachviz.engine.grad_mode import is_grad_enabled
-
-        ins = tuple(x if isinstance(x, Ref) else Ref(x, self.producer_of(x)) for x in inputs)
-        grad_enabled = is_grad_enabled()
-        if cut is None and not grad_enabled and any(r.requires_grad for r in ins):
-            cut = "no_grad"
+        get = self._producer.get
+        ins = tuple(x if type(x) is Ref else Ref(x, get(id(x))) for x in inputs)
+        grad_enabled = grad_mode._enabled
+        if cut is None and not grad_enabled:
+            for r in ins:
+                if r.requires_grad:
+                    cut = "no_grad"
+                    break
         rec = Record(len(self.records), op, ins, (), cut, self.line(), inplace, grad_enabled)
-        rec.outputs = tuple(Ref(t, rec) for t in outputs)
-        if outputs and outputs[0].grad_fn is not None:
-            rec.saved = tuple(getattr(outputs[0].grad_fn, "_saved_variables", None) or ())
-        for t in outputs:
-            if id(t) not in self._producer:
-                self._alive.append(t)
-            self._producer[id(t)] = rec
-        for r in ins:
-            self._alive.append(r.tensor)
+        if outputs:
+            rec.outputs = tuple([Ref(t, rec) for t in outputs])
+            for t in outputs:
+                self._producer[id(t)] = rec
+            fn = outputs[0]._grad_fn
+            if fn is not None and fn._saved:
+                rec._saved_raw = (fn, fn._saved)
         self.records.append(rec)
         return rec
 
@@ -121,11 +140,12 @@ class Recorder:
 
     def line(self) -> int | None:
         """The line of the innermost frame that belongs to the script being run."""
-        if self.script is None:
+        script = self.script
+        if script is None:
             return None
         frame = sys._getframe(2)
         while frame is not None:
-            if frame.f_code.co_filename == self.script:
+            if frame.f_code.co_filename == script:
                 return frame.f_lineno
             frame = frame.f_back
         return None

@@ -168,7 +168,14 @@ class _Builder:
                 else:  # e.g. constant.detach(): nothing is cut here, look further back
                     stack.append((src, target))
                 continue
-            node_id, new = self.add_node(("rec", prod.index), "untracked", prod.op, line=prod.line)
+            out = prod.outputs[0].tensor if prod.outputs else None
+            node_id, new = self.add_node(
+                ("rec", prod.index),
+                "untracked",
+                prod.op,
+                shape=tuple(int(d) for d in out.shape) if out is not None else None,
+                line=prod.line,
+            )
             self.add_edge(node_id, target)
             if not new:
                 continue

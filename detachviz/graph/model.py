@@ -6,7 +6,7 @@ It is a public interface (see docs/json-format.md): keep field names and meaning
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 # Node kinds. Only what the root's backward pass visits is output/function/leaf/saved;
 # everything drawn on the far side of a cut is untracked.
@@ -39,6 +39,18 @@ class Node:
     attrs: dict[str, str] = field(default_factory=dict)
 
 
+def _node_dict(n: Node) -> dict[str, object]:
+    return {
+        "id": n.id,
+        "kind": n.kind,
+        "label": n.label,
+        "name": n.name,
+        "shape": list(n.shape) if n.shape is not None else None,
+        "line": n.line,
+        "attrs": dict(n.attrs),
+    }
+
+
 @dataclass(frozen=True)
 class Edge:
     """An arrow from a value's producer (source) to its consumer (target), like torchviz.
@@ -51,6 +63,10 @@ class Edge:
     target: str
     cut: str | None = None
     line: int | None = None
+
+
+def _edge_dict(e: Edge) -> dict[str, object]:
+    return {"source": e.source, "target": e.target, "cut": e.cut, "line": e.line}
 
 
 @dataclass
@@ -69,21 +85,32 @@ class Graph:
         raise KeyError(node_id)
 
     def to_dict(self) -> dict[str, object]:
-        def node_dict(n: Node) -> dict[str, object]:
-            d = asdict(n)
-            d["shape"] = list(n.shape) if n.shape is not None else None
-            return d
-
         return {
             "version": 1,
             "roots": list(self.roots),
-            "nodes": [node_dict(n) for n in self.nodes],
-            "edges": [asdict(e) for e in self.edges],
+            "nodes": [_node_dict(n) for n in self.nodes],
+            "edges": [_edge_dict(e) for e in self.edges],
             "error": self.error,
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        """The model as JSON, one node or edge per line: readable in a diff, and fast to
+        write for 100,000-node graphs (no pretty-printer over every field)."""
+        d = self.to_dict()
+
+        def block(items: list) -> str:
+            if not items:
+                return "[]"
+            rows = ",\n".join("    " + json.dumps(x, ensure_ascii=False) for x in items)
+            return "[\n" + rows + "\n  ]"
+
+        head = ", ".join(f"{json.dumps(k)}: {json.dumps(d[k])}" for k in ("version", "roots"))
+        return (
+            "{\n  "
+            + head.replace(", ", ",\n  ", 1)
+            + f',\n  "nodes": {block(d["nodes"])},\n  "edges": {block(d["edges"])}'
+            + f',\n  "error": {json.dumps(d["error"], ensure_ascii=False)}\n}}\n'
+        )
 
     @classmethod
     def from_dict(cls, data: dict) -> Graph:

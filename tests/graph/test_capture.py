@@ -193,3 +193,22 @@ def test_long_chain_captures_without_recursion(script):
     """)
     )
     assert sum(n.label == "MulBackward0" for n in g.nodes) == 3000
+
+
+def test_json_round_trips_and_is_one_item_per_line(script):
+    import json
+
+    from detachviz.graph.model import Graph
+
+    g = graph_of(
+        script("""
+        a = torch.ones(2, 3, requires_grad=True)
+        loss = (a * a.detach().exp()).sum()
+    """)
+    )
+    text = g.to_json()
+    data = json.loads(text)
+    assert Graph.from_dict(data).to_json() == text
+    assert len(text.splitlines()) == len(g.nodes) + len(g.edges) + 9
+    untracked = [n for n in data["nodes"] if n["kind"] == "untracked"]
+    assert [(n["label"], n["shape"]) for n in untracked] == [("exp", [2, 3])]
