@@ -108,7 +108,7 @@ class _Builder:
         if new:
             self.work.append((fn, node_id))
             if self.options.show_saved and kind == "function":
-                self._saved_nodes(fn, node_id)
+                self._saved_nodes(fn, node_id, rec)
         return node_id
 
     def _saved_items(self, fn: Any) -> list[tuple[str, Any]]:
@@ -133,10 +133,14 @@ class _Builder:
             out[name] = text if len(text) <= limit else text[: limit - 3] + "..."
         return out
 
-    def _saved_nodes(self, fn: Any, fn_id: str) -> None:
-        for name, val in self._saved_items(fn):
-            if not hasattr(val, "grad_fn"):
-                continue
+    def _saved_nodes(self, fn: Any, fn_id: str, rec: Record | None) -> None:
+        # NOTE: the trace keeps what a node saved even after backward() freed it, so saved
+        # tensors can be drawn after training steps (torch itself raises on `_saved_*` then).
+        if rec is not None and rec.saved:
+            items = [(sv.name, sv.tensor) for sv in rec.saved]
+        else:
+            items = [(n, v) for n, v in self._saved_items(fn) if hasattr(v, "grad_fn")]
+        for name, val in items:
             self.keep.append(val)
             node_id, _ = self.add_node(
                 ("saved", id(val)), "saved", name, shape=tuple(int(s) for s in val.shape)

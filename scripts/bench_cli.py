@@ -1,0 +1,120 @@
+"""Whole commands from cold start: detachviz against PyTorch + torchviz + system Graphviz.
+
+Each row runs one script both ways as a fresh process, so imports, tracing, layout and
+writing the image are all counted, exactly as a user pays for them:
+
+- peer:      `python script.py` under real PyTorch, whose `make_dot(...).render(...)` is
+             torchviz's and runs the system `dot`
+- detachviz: `detachviz run script.py` (the same file; `torch` and `torchviz` resolve to
+             detachviz, layout by graphviz-pure) and `detachviz render script.py`
+
+Every figure is a median over --repeat runs; ratios are detachviz / peer from this run.
+Usage: python scripts/bench_cli.py [--repeat 5] [--sizes 100,1000,3000,5000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SEED = """
+import torch
+from torchviz import make_dot
+
+a = torch.ones(5, requires_grad=True)
+b = a**4
+c = a.detach()**6
+i = (b + c).sum()
+make_dot(i).render("{stem}", format="{fmt}")
+"""
+
+CHAIN = """
+import torch
+from torchviz import make_dot
+
+x = torch.ones(2, requires_grad=True)
+y = x
+for _ in range({n}):
+    y = y * 1.0001
+loss = y.sum()
+make_dot(loss).render("{stem}", format="svg")
+"""
+
+
+def timed(cmd: list[str], cwd: Path, repeat: int) -> tuple[float | None, str]:
+    """Median wall time of `cmd` over `repeat` runs, or None and the error's last line."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+        elapsed = time.perf_counter() - start
+        if proc.returncode != 0:
+            last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+            return None, last[:60]
+        times.append(elapsed)
+    return statistics.median(times), ""
+
+
+def fmt_s(t: float | None, err: str) -> str:
+    return f"{t:.3f} s" if t is not None else f"fails: {err}"
+
+
+def ratio(ours: float | None, peer: float | None) -> str:
+    if ours is None or peer is None:
+        return "n/a"
+    return f"{ours / peer:.3f}×"
+
+
+def have_peer() -> str:
+    for module in ("torch", "torchviz"):
+        probe = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True)
+        if probe.returncode != 0:
+            return f"{module} is not installed"
+    if shutil.which("dot") is None:
+        return "system Graphviz (dot) is not installed"
+    return ""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--sizes", default="100,1000,3000,5000")
+    args = parser.parse_args()
+    detachviz = [sys.executable, "-m", "detachviz"]
+    missing = have_peer()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        cases = [("seed example (jpg)", SEED.format(stem="seed_out", fmt="jpg"), "jpg")]
+        for n in (int(s) for s in args.sizes.split(",")):
+            cases.append((f"chain of {n} ops (svg)", CHAIN.format(n=n, stem="chain_out"), "svg"))
+        for k, (what, code, fmt) in enumerate(cases):
+            path = work / f"case{k}.py"
+            path.write_text(code)
+            peer = (None, missing) if missing else timed([sys.executable, path.name], work,
+                                                         args.repeat)  # fmt: skip
+            run = timed([*detachviz, "run", path.name], work, args.repeat)
+            render = timed([*detachviz, "render", path.name, "-f", fmt], work, args.repeat)
+            rows.append((what, peer, run, render))
+            print(f"measured {what}", file=sys.stderr)
+    print(f"Cold-start whole commands, median of {args.repeat} runs "
+          f"({os.cpu_count()} cores; python {sys.version.split()[0]}).\n")  # fmt: skip
+    print("| script | torch + torchviz + dot | detachviz run | ratio | detachviz render | ratio |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for what, peer, run, render in rows:
+        print(
+            f"| {what} | {fmt_s(*peer)} | {fmt_s(*run)} | {ratio(run[0], peer[0])} "
+            f"| {fmt_s(*render)} | {ratio(render[0], peer[0])} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
