@@ -12,6 +12,7 @@ from detachviz.graph.explain import Row, explain
 from detachviz.runner import (
     RootError,
     backward_roots,
+    differentiated,
     final_tensors,
     named_tensors,
     pick_roots,
@@ -66,7 +67,7 @@ def grad_report(script: str, root: str | None = None) -> Report:
     names = {id(t): n for n, t in named}
     report = Report(script=script, root=None, backward_by="none")
     error = result.error
-    roots = backward_roots(result.recorder)
+    roots = differentiated(result)
     if roots:
         report.backward_by = "script"
         if root:

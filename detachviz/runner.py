@@ -29,6 +29,7 @@ COMPAT_MODULES = {
     "torch.autograd.forward_ad": "detachviz.engine.forward_ad",
     "torch.nn": "detachviz.nn",
     "torch.nn.functional": "detachviz.nn.functional",
+    "torch.nn.init": "detachviz.nn.init",
     "torch.optim": "detachviz.optim",
     "torchviz": "detachviz.torchviz",
 }
@@ -285,6 +286,17 @@ def backward_roots(recorder: trace.Recorder | None) -> list[Any]:
     return seen
 
 
+def differentiated(result: RunResult) -> list[Any]:
+    """The roots a script differentiated, as a person means them: those it still names
+    (`d_loss`, `g_loss`), or else the last one. A training loop calls backward() on a new
+    `loss` each step; only the last is the script's `loss`, and drawing every step's graph
+    would repeat the model once per step."""
+    called = backward_roots(result.recorder)
+    names = tensor_names(result.namespace)
+    named = [t for t in called if id(t) in names]
+    return named or called[-1:]
+
+
 def final_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
     """The script's named tensors that require grad and feed no other named tensor's graph."""
     named = [(k, v) for k, v in namespace.items() if not k.startswith("__") and _is_tensor(v)]
@@ -322,7 +334,7 @@ def pick_roots(
                 raise RootError(f"--root {name!r} names no tensor in the script (tensors: {known})")
             roots.append((name, by_name[name]))
         return roots
-    called = backward_roots(result.recorder)
+    called = differentiated(result)
     if called:
         names = {id(t): n for n, t in named}
         return [(names.get(id(t)), t) for t in called]

@@ -164,3 +164,26 @@ def test_json_shape_is_stable(script):
     (leaf,) = data["leaves"]
     assert set(leaf) == {"name", "shape", "requires_grad", "grad", "status", "reason", "line"}
     assert leaf["status"] == "partly-cut" and leaf["line"] == 2
+
+
+def test_training_loop_explains_the_last_step_without_spurious_cuts(script):
+    report = grad_report(
+        str(
+            script("""
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        x, y = torch.randn(16, 4), torch.randn(16, 1)
+        for step in range(3):
+            opt.zero_grad()
+            loss = F.mse_loss(model(x), y)
+            loss.backward()
+            opt.step()
+    """)
+        )
+    )
+    assert report.root == "loss" and report.backward_by == "script"
+    params = [r for r in report.rows if r.name.startswith("model.")]
+    assert [r.name for r in params] == ["model.0.weight", "model.0.bias",
+                                        "model.2.weight", "model.2.bias"]  # fmt: skip
+    assert {r.status for r in params} == {"ok"}

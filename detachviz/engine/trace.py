@@ -73,6 +73,16 @@ class Record:
         self._saved_raw: tuple[Any, Any] | None = None
 
     @property
+    def cut_sources(self) -> tuple[Ref, ...]:
+        """The inputs requiring grad whose gradient this op cuts (none if it cuts nothing)."""
+        if self.cut is None:
+            return ()
+        # An in-place write under no_grad (an optimizer step) cuts only what flows in from
+        # its other inputs; detach_() cuts its target's own history.
+        ins = self.inputs[1:] if self.inplace and self.cut == "no_grad" else self.inputs
+        return tuple(r for r in ins if r.requires_grad)
+
+    @property
     def saved(self) -> tuple[Any, ...]:
         """SavedVariable objects for what this op's backward node saved (even after backward)."""
         if self._saved_raw is None:
@@ -119,7 +129,9 @@ class Recorder:
         ins = tuple(x if type(x) is Ref else Ref(x, get(id(x))) for x in inputs)
         grad_enabled = grad_mode._enabled
         if cut is None and not grad_enabled:
-            for r in ins:
+            # NOTE: an in-place write into a tensor that requires grad (an optimizer step,
+            # nn.init) cuts nothing of the target itself; only what flows in from the others.
+            for r in ins[1:] if inplace else ins:
                 if r.requires_grad:
                     cut = "no_grad"
                     break

@@ -207,7 +207,7 @@ def _index(recorder: Recorder | None) -> tuple[dict[int, Record], list[bool]]:
         for out in rec.outputs:
             if out.grad_fn is not None:
                 by_grad_fn[id(out.grad_fn)] = rec
-        hit = rec.cut is not None and any(r.requires_grad for r in rec.inputs)
+        hit = bool(rec.cut_sources)
         if not hit:
             hit = any(
                 r.producer is not None and reaches[r.producer.index]

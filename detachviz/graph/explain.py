@@ -94,8 +94,8 @@ def _cuts(recorder: Recorder | None, roots: list[Any]) -> list[_Cut]:
     feeding = upstream(recorder, roots)
     cuts = []
     for rec in recorder.records:
-        sources = [r for r in rec.inputs if r.requires_grad]
-        if rec.cut is None or not sources:
+        sources = rec.cut_sources
+        if not sources:
             continue
         leaves: list[Any] = []
         for src in sources:

@@ -212,3 +212,20 @@ def test_json_round_trips_and_is_one_item_per_line(script):
     assert len(text.splitlines()) == len(g.nodes) + len(g.edges) + 9
     untracked = [n for n in data["nodes"] if n["kind"] == "untracked"]
     assert [(n["label"], n["shape"]) for n in untracked] == [("exp", [2, 3])]
+
+
+def test_training_loop_draws_the_last_loss_once(script):
+    g = graph_of(
+        script("""
+        w = torch.ones(3, requires_grad=True)
+        opt = torch.optim.SGD([w], lr=0.1)
+        for _ in range(4):
+            opt.zero_grad()
+            loss = (w * w).sum()
+            loss.backward()
+            opt.step()
+    """)
+    )
+    assert [g.node(r).label for r in g.roots] == ["loss"]
+    assert cut_edges(g) == []  # optimizer updates under no_grad cut nothing
+    assert sum(n.kind == "function" for n in g.nodes) == 2
