@@ -1,0 +1,262 @@
+"""torch.nn.functional: linear, activations, softmax family and losses, on the public torch API.
+
+Where the engine offers torch's fused op (`torch.addmm`, `Tensor.log_softmax`,
+`torch._C._nn.mse_loss`, ...) we call it, so grad_fn names match torch's (`AddmmBackward0`,
+`LogSoftmaxBackward0`, `MseLossBackward0`). Where it does not (yet), the same value and gradient
+come from a composite of basic ops, whose graph shows the basic ops' nodes instead.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from detachviz import torch as T
+
+Tensor = Any  # annotation alias: the engine's Tensor, as the torch namespace exposes it
+
+# torch's reduction enum, as torch._C._nn ops take it (torch/nn/_reduction.py)
+_REDUCTION = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _reduction_enum(reduction: str) -> int:
+    try:
+        return _REDUCTION[reduction]
+    except KeyError:
+        raise ValueError(f"{reduction} is not a valid value for reduction") from None
+
+
+def _fused(name: str) -> Any:
+    """torch._C._nn.<name> when the compat namespace provides it, else None."""
+    return getattr(getattr(getattr(T, "_C", None), "_nn", None), name, None)
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    _reduction_enum(reduction)
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+# ---------------------------------------------------------------- linear
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """y = x W^T + b, built as torch 2.13 builds it (at::linear): a 2-D input with bias is one
+    `addmm(b, x, W.t())` (AddmmBackward0 over TBackward0); any other rank with bias is flattened
+    to 2-D, addmm'd and viewed back (ViewBackward0 around it); without bias it is `matmul`."""
+    if bias is None:
+        return input.matmul(weight.t())
+    if not hasattr(T, "addmm"):  # composite fallback: MmBackward0 + AddBackward0
+        return input.matmul(weight.t()) + bias
+    if input.dim() == 2:
+        return T.addmm(bias, input, weight.t())
+    # NOTE: torch 2.13 routes 1-D and N-D inputs through _flatten_nd_linear / a 2-D view as well
+    batch = tuple(input.shape[:-1])
+    out = T.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    return out.view(*batch, weight.shape[0])
+
+
+# ---------------------------------------------------------------- activations
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    return input.relu_() if inplace else T.relu(input)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return T.sigmoid(input)
+
+
+def tanh(input: Tensor) -> Tensor:
+    return T.tanh(input)
+
+
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. "
+        "Change the call to include dim=X as an argument.",
+        UserWarning,
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _shifted(input: Tensor, dim: int) -> Tensor:
+    """input minus its max along dim, for an exp that cannot overflow.
+
+    NOTE: the max enters as a constant read with tolist() (no detach, which would record a
+    cut): softmax is shift-invariant, so a constant shift changes neither value nor gradient.
+    """
+    values = np.asarray(input.tolist(), dtype=np.float64)
+    if values.size == 0:
+        return input
+    shift = np.max(values, axis=dim, keepdims=True) if values.ndim else values
+    shift = np.where(np.isfinite(shift), shift, 0)  # all -inf rows stay nan, as torch's do
+    return input - T.tensor(shift, dtype=input.dtype)
+
+
+def softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)
+    if hasattr(input, "softmax"):
+        return input.softmax(dim)
+    e = _shifted(input, dim).exp()  # composite: SoftmaxBackward0 in torch
+    return e / e.sum(dim, keepdim=True)
+
+
+def log_softmax(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
+) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+    if dtype is not None:
+        input = input.to(dtype)
+    if hasattr(input, "log_softmax"):
+        return input.log_softmax(dim)
+    if hasattr(input, "logsumexp"):  # composite: LogSoftmaxBackward0 in torch
+        return input - input.logsumexp(dim, keepdim=True)
+    z = _shifted(input, dim)
+    return z - z.exp().sum(dim, keepdim=True).log()
+
+
+# ---------------------------------------------------------------- losses
+
+
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Mean (or sum, or none) of (input - target)^2. torch's grad_fn is MseLossBackward0."""
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=2,
+        )
+    enum = _reduction_enum(reduction)
+    if weight is None and (fused := _fused("mse_loss")) is not None:
+        return fused(input, target, enum)
+    diff = input - target
+    loss = diff * diff
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def _class_dim(input: Tensor) -> int:
+    return 0 if input.dim() == 1 else 1
+
+
+def _pick_mask(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int) -> Any:
+    """The one-hot (times class weight) mask selecting input[n, target[n], ...], with ignored
+    targets zeroed, and the per-element weights; both numpy."""
+    cdim = _class_dim(input)
+    n_classes = input.shape[cdim]
+    t = np.asarray(target.tolist(), dtype=np.int64)
+    ignored = t == ignore_index
+    if not ignored.all() and (t[~ignored].min() < 0 or t[~ignored].max() >= n_classes):
+        raise IndexError(f"Target {int(t[~ignored].max())} is out of bounds.")
+    w_class = (
+        np.ones(n_classes) if weight is None else np.asarray(weight.tolist(), dtype=np.float64)
+    )
+    safe = np.where(ignored, 0, t)
+    w = np.where(ignored, 0.0, w_class[safe])
+    mask = np.zeros(tuple(input.shape), dtype=np.float64)
+    np.put_along_axis(mask, np.expand_dims(safe, cdim), np.expand_dims(w, cdim), axis=cdim)
+    return mask, w
+
+
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """-input[n, target[n]], weighted, ignoring ignore_index; torch's grad_fn is NllLossBackward0.
+    NOTE: 'mean' divides by the summed weights of the non-ignored targets, as torch does."""
+    enum = _reduction_enum(reduction)
+    if (fused := _fused("nll_loss_nd")) is not None:
+        return fused(input, target, weight, enum, ignore_index)
+    mask, w = _pick_mask(input, target, weight, ignore_index)
+    picked = -(input * T.tensor(mask, dtype=input.dtype)).sum(_class_dim(input))
+    if reduction == "mean":
+        return picked.sum() / float(w.sum())
+    return _reduce(picked, reduction)
+
+
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    ignore_index: int = -100,
+    reduce: Any = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """log_softmax over the class dim, then nll_loss (class-index targets) or the soft-label
+    sum (probability targets), with torch's label smoothing."""
+    enum = _reduction_enum(reduction)
+    if (fused := _fused("cross_entropy_loss")) is not None:
+        return fused(input, target, weight, enum, ignore_index, label_smoothing)
+    cdim = _class_dim(input)
+    n_classes = input.shape[cdim]
+    logp = log_softmax(input, cdim)
+    if target.dtype.is_floating_point:  # probabilities, same shape as input
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        per_class = logp * target
+        if weight is not None:
+            per_class = per_class * _class_view(weight, input)
+        loss = -per_class.sum(cdim)
+        if reduction == "mean":
+            # NOTE: soft targets average over the batch elements, not over weights
+            return loss.sum() / float(max(1, loss.numel()))
+        return _reduce(loss, reduction)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing <= 0:
+        return nll
+    # smoothing: (1 - eps) * nll + eps/C * sum_c -logp[c] (weighted, ignored targets masked)
+    t = np.asarray(target.tolist(), dtype=np.int64)
+    keep = np.expand_dims((t != ignore_index).astype(np.float64), cdim)
+    per_class = logp * T.tensor(keep, dtype=input.dtype)
+    if weight is not None:
+        per_class = per_class * _class_view(weight, input)
+    smooth = -per_class.sum(cdim)
+    if reduction == "mean":
+        if weight is None:
+            denom = float(keep.sum())
+        else:
+            w = np.asarray(weight.tolist(), dtype=np.float64)
+            denom = float(
+                np.where(t != ignore_index, w[np.where(t == ignore_index, 0, t)], 0).sum()
+            )
+        smooth = smooth.sum() / denom
+    else:
+        smooth = _reduce(smooth, reduction)
+    return nll * (1 - label_smoothing) + smooth * (label_smoothing / n_classes)
+
+
+def _class_view(weight: Tensor, input: Tensor) -> Tensor:
+    """weight (C,) shaped to broadcast along input's class dim."""
+    if input.dim() == 1:
+        return weight
+    return weight.reshape(1, -1, *([1] * (input.dim() - 2)))
