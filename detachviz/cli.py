@@ -109,13 +109,23 @@ def _run(script: str, args: tuple[str, ...]) -> int:
     help="svg, png, jpg, pdf (system dot only), dot or json. Default: -o's suffix, else svg.",
 )
 @click.option("--root", "roots", multiple=True, help="Tensor to draw (repeatable).")
-@click.option("--rankdir", default="TB", show_default=True, help="TB (top-down) or LR.")
+@click.option("--rankdir", default="TB", show_default=True, help="TB (top-down), LR, BT or RL.")
 @click.option("--legend", is_flag=True, help="Add a legend of node kinds and cut edges.")
 @click.option("--show-saved", is_flag=True, help="Draw tensors saved for backward.")
 @click.option("--show-attrs", is_flag=True, help="Show saved non-tensor attributes.")
 @click.option("--expand", is_flag=True, help="Draw repeated chains in full (no collapsing).")
 @click.option("--renderer", type=click.Choice(["graphviz-pure", "dot"]), help="Layout program.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if any image is stale.")
+@click.option(
+    "--allow-errors",
+    is_flag=True,
+    help="A script that raises still counts as rendered (for scripts that show an error).",
+)
+@click.option(
+    "--fail-on-write",
+    is_flag=True,
+    help="Exit 1 when an image was written (pre-commit: new images stop the commit once).",
+)
 @click.option("-j", "--jobs", default=1, show_default=True, help="Parallel processes.")
 def render(scripts: tuple[str, ...], **kwargs: Any) -> None:
     """Run each SCRIPT and write its computation graph, cuts included."""
@@ -135,12 +145,22 @@ def _render(
     expand: bool,
     renderer: str | None,
     check: bool,
+    allow_errors: bool,
+    fail_on_write: bool,
     jobs: int,
 ) -> int:
     from detachviz import pipeline
 
     opts = pipeline.RenderOptions(
-        fmt, tuple(roots), rankdir.upper(), legend, show_saved, show_attrs, expand, renderer
+        fmt,
+        tuple(roots),
+        rankdir.upper(),
+        legend,
+        show_saved,
+        show_attrs,
+        expand,
+        renderer,
+        allow_errors,
     )
     try:
         work = pipeline.jobs_for(scripts, out, out_dir, check, opts)
@@ -152,7 +172,11 @@ def _render(
     if out == "-" and outcomes and outcomes[0].data is not None:
         sys.stdout.buffer.write(outcomes[0].data)
         sys.stdout.flush()
-    return report.exit_code(outcomes, check)
+    code = report.exit_code(outcomes, check)
+    if fail_on_write and any(o.status == "written" and o.output != "-" for o in outcomes):
+        report.console.print("images were written: add them to the commit")
+        return EXIT_FAILED
+    return code
 
 
 class _Reporter:
@@ -264,6 +288,8 @@ def _print_report(report: Any) -> None:
     out, err = _console(wide=True), _console(stderr=True)
     if report.error_text:
         err.print(escape(report.error_text.rstrip()))
+    for note in report.notes:
+        out.print(f"[yellow]note:[/] {escape(note)}")
     if report.backward_by == "detachviz":
         out.print(f"The script did not call backward(); detachviz called {report.root}.backward().")
     elif report.root:

@@ -28,6 +28,7 @@ class Report:
     rows: list[Row] = field(default_factory=list)
     diagnoses: list[Diagnosis] = field(default_factory=list)
     non_leaves: list[str] = field(default_factory=list)  # named, no retain_grad: no .grad
+    notes: list[str] = field(default_factory=list)  # caveats to print above the table
     error_text: str = ""  # the script's own traceback, when it failed otherwise
     exit_code: int = 0
 
@@ -39,6 +40,7 @@ class Report:
             "backward_called_by": self.backward_by,
             "leaves": [r.to_dict() for r in self.rows],
             "non_leaves": list(self.non_leaves),
+            "notes": list(self.notes),
             "diagnoses": [d.to_dict() for d in self.diagnoses],
             "error": self.error_text.strip().splitlines()[-1] if self.error_text else None,
         }
@@ -71,7 +73,13 @@ def grad_report(script: str, root: str | None = None) -> Report:
     if roots:
         report.backward_by = "script"
         if root:
-            roots = [pick_roots(result, [root])[0][1]]
+            chosen = pick_roots(result, [root])[0][1]
+            if not any(chosen is r for r in roots):
+                report.notes.append(
+                    f"the script called backward() on {_describe(roots, named)}, so .grad "
+                    f"holds that gradient; statuses say what reaches {root}"
+                )
+            roots = [chosen]
     elif error is None:
         name, tensor = _scalar_root(result, root)
         roots = [tensor]
@@ -83,7 +91,7 @@ def grad_report(script: str, root: str | None = None) -> Report:
             result.error_text = f"RuntimeError: {e}\n"
             result.exit_code = 1
     if roots:
-        report.root = names.get(id(roots[0]))
+        report.root = _describe(roots, named, result.recorder)
     if error is not None:
         report.error_text = result.error_text
         report.exit_code = 1
@@ -107,3 +115,19 @@ def grad_report(script: str, root: str | None = None) -> Report:
                 )
                 row.line = d.modified_line
     return report
+
+
+def _describe(roots: list[Any], named: list[tuple[str, Any]], recorder: Any = None) -> str:
+    """The roots as the script names them; an unnamed one by the line that called backward."""
+    names = {id(t): n for n, t in named}
+    parts = []
+    for t in roots:
+        if id(t) in names:
+            parts.append(names[id(t)])
+            continue
+        line = None
+        for rec in recorder.records if recorder is not None else ():
+            if rec.op in ("backward", "autograd.grad") and any(r.tensor is t for r in rec.inputs):
+                line = rec.line
+        parts.append(f"the tensor differentiated at line {line}" if line else "an unnamed tensor")
+    return ", ".join(parts)

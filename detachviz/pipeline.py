@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 FORMATS = ("svg", "png", "jpg", "pdf", "dot", "json")
+RANKDIRS = ("TB", "LR", "BT", "RL")
 ALIASES = {"jpeg": "jpg", "gv": "dot"}
 
 
@@ -31,6 +32,7 @@ class RenderOptions:
     show_attrs: bool = False
     expand: bool = False
     renderer: str | None = None
+    allow_errors: bool = False  # a script that raises still counts as rendered
 
 
 @dataclass
@@ -74,7 +76,7 @@ def output_path(script: str, fmt: str, out: str | None, out_dir: str | None) -> 
 def build(script: str, opts: RenderOptions, fmt: str) -> tuple[bytes, str]:
     """Run the script and draw it. Returns (bytes, error message or "")."""
     from detachviz.graph.capture import Options, capture
-    from detachviz.runner import pick_roots, run_script, tensor_names
+    from detachviz.runner import RootError, pick_roots, run_script, tensor_names
 
     result = run_script(script, record=True, quiet=True)
     error = None
@@ -82,17 +84,25 @@ def build(script: str, opts: RenderOptions, fmt: str) -> tuple[bytes, str]:
         lines = result.error_text.strip().splitlines()
         last = lines[-1] if lines else str(result.error)
         error = {"message": last, "line": result.error_line}
-    roots = pick_roots(result, opts.roots)
+    where = f" at line {error['line']}" if error and error["line"] else ""
+    try:
+        roots = pick_roots(result, opts.roots)
+    except RootError:
+        if error is None:
+            raise
+        raise RootError(
+            f"script failed{where} before any tensor to draw: {error['message']}"
+        ) from None
     graph = capture(
         roots,
         result.recorder,
         tensor_names(result.namespace),
         Options(show_saved=opts.show_saved, show_attrs=opts.show_attrs),
         error=error,
+        failed_fn=getattr(result.error, "node", None),
     )
     message = ""
     if error is not None:
-        where = f" at line {error['line']}" if error["line"] else ""
         message = f"script failed{where}: {error['message']} (graph drawn up to the failure)"
     if fmt == "json":
         return graph.to_json().encode(), message
@@ -155,6 +165,7 @@ def render_one(job: Job) -> Outcome:
         data, failure = build(job.script, job.opts, fmt)
     except (ScriptNotFound, RootError, RenderError, PipelineError) as e:
         return Outcome(job.script, target, "failed", str(e))
+    failed = bool(failure) and not job.opts.allow_errors
     if job.check:
         try:
             current = Path(target).read_bytes()
@@ -162,16 +173,16 @@ def render_one(job: Job) -> Outcome:
             return Outcome(job.script, target, "stale", "missing")
         if current != data:
             return Outcome(job.script, target, "stale", "out of date")
-        return Outcome(job.script, target, "current" if not failure else "failed", failure)
+        return Outcome(job.script, target, "failed" if failed else "current", failure)
     if target == "-":
-        return Outcome(job.script, target, "failed" if failure else "written", failure, data)
+        return Outcome(job.script, target, "failed" if failed else "written", failure, data)
     try:
         written = write_atomic(target, data)
     except OSError as e:
         reason = e.strerror or str(e)
         return Outcome(job.script, target, "failed", f"cannot write {target}: {reason}")
     status = "written" if written else "unchanged"
-    return Outcome(job.script, target, "failed" if failure else status, failure)
+    return Outcome(job.script, target, "failed" if failed else status, failure)
 
 
 def render_many(
@@ -212,6 +223,17 @@ def jobs_for(
         raise PipelineError("--check compares files on disk; it cannot be used with -o -")
     fmt = resolve_format(opts, out)
     opts = replace(opts, fmt=fmt)
-    if opts.rankdir not in ("TB", "LR", "BT", "RL"):
-        raise PipelineError(f"unknown --rankdir {opts.rankdir!r}: use TB or LR")
-    return [Job(s, out, out_dir, check, opts) for s in scripts]
+    if opts.rankdir not in RANKDIRS:
+        raise PipelineError(f"unknown --rankdir {opts.rankdir!r}: use one of {', '.join(RANKDIRS)}")
+    jobs = [Job(s, out, out_dir, check, opts) for s in scripts]
+    targets: dict[str, str] = {}
+    for job in jobs:
+        target = output_path(job.script, fmt, out, out_dir)
+        key = os.path.normpath(os.path.abspath(target)) if target != "-" else target
+        if key in targets and targets[key] != job.script:
+            raise PipelineError(
+                f"{targets[key]} and {job.script} would both write {target}: "
+                "render them into different --out-dir folders"
+            )
+        targets[key] = job.script
+    return jobs

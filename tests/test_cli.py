@@ -218,3 +218,56 @@ def test_bench_bad_argument_is_a_usage_error(runner, tmp_path):
     result = invoke(runner, "bench", "--max-power", "-1", "-o", str(tmp_path / "b.svg"))
     assert result.exit_code == 2 and "Traceback" not in result.stderr
     assert not (tmp_path / "b.svg").exists()
+
+
+def test_same_output_name_twice_is_refused(runner, tmp_path):
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "x.py").write_text(SEED)
+    out_dir = tmp_path / "img"
+    result = invoke(runner, "render", str(tmp_path / "a/x.py"), str(tmp_path / "b/x.py"),
+                    "--out-dir", str(out_dir))  # fmt: skip
+    assert result.exit_code == 2 and "would both write" in result.stderr
+    assert not out_dir.exists()
+
+
+def test_allow_errors_counts_a_failing_script_as_rendered(runner, script, tmp_path):
+    path = script(
+        "a = torch.ones(2, requires_grad=True)\nb = (a * 2).sum()\nraise ValueError('x')\n"
+    )
+    out = tmp_path / "e.svg"
+    result = invoke(runner, "render", str(path), "-o", str(out), "--allow-errors")
+    assert result.exit_code == 0 and out.is_file()
+    assert "script failed at line 3" in result.stderr
+    check = invoke(runner, "render", str(path), "-o", str(out), "--allow-errors", "--check")
+    assert check.exit_code == 0
+
+
+def test_fail_on_write_stops_once_then_passes(runner, script, tmp_path):
+    path = script(SEED)
+    out = tmp_path / "new.svg"
+    first = invoke(runner, "render", str(path), "-o", str(out), "--fail-on-write")
+    assert first.exit_code == 1 and out.is_file() and "add them to the commit" in first.stderr
+    second = invoke(runner, "render", str(path), "-o", str(out), "--fail-on-write")
+    assert second.exit_code == 0
+
+
+def test_script_raising_before_any_tensor_names_its_error(runner, script):
+    result = invoke(runner, "render", str(script("x = 1\nraise KeyError('k')\n")))
+    assert result.exit_code == 1
+    assert "script failed at line 2 before any tensor to draw: KeyError: 'k'" in result.stderr
+
+
+def test_inplace_failure_marker_hangs_from_the_node_that_raised(runner, script):
+    path = script("""
+m = torch.arange(5., requires_grad=True)
+n = m**2
+o = m.detach()
+o.zero_()
+n.sum().backward()
+""")
+    result = invoke(runner, "render", str(path), "-o", "-", "-f", "json")
+    data = json.loads(result.stdout)
+    failed = next(n for n in data["nodes"] if n["id"] == data["error"]["node"])
+    assert failed["label"] == "PowBackward0"
+    assert data["error"]["line"] == 5

@@ -160,7 +160,7 @@ def test_json_shape_is_stable(script):
     )
     data = report.to_dict()
     assert set(data) == {"version", "script", "root", "backward_called_by", "leaves",
-                         "non_leaves", "diagnoses", "error"}  # fmt: skip
+                         "non_leaves", "notes", "diagnoses", "error"}  # fmt: skip
     (leaf,) = data["leaves"]
     assert set(leaf) == {"name", "shape", "requires_grad", "grad", "status", "reason", "line"}
     assert leaf["status"] == "partly-cut" and leaf["line"] == 2
@@ -187,3 +187,39 @@ def test_training_loop_explains_the_last_step_without_spurious_cuts(script):
     assert [r.name for r in params] == ["model.0.weight", "model.0.bias",
                                         "model.2.weight", "model.2.bias"]  # fmt: skip
     assert {r.status for r in params} == {"ok"}
+
+
+def test_root_other_than_the_differentiated_one_says_so(script):
+    report = grad_report(str(script("""
+        a = torch.ones(2, requires_grad=True)
+        b = (a * 2).sum()
+        i = (a * 3).sum()
+        i.backward()
+    """)), root="b")  # fmt: skip
+    assert report.root == "b"
+    assert report.notes == [
+        "the script called backward() on i, so .grad holds that gradient; "
+        "statuses say what reaches b"
+    ]
+
+
+def test_unnamed_root_is_described_by_its_line(script):
+    report = grad_report(str(script("""
+        a = torch.ones(2, requires_grad=True)
+        (a * 2).sum().backward()
+    """)))
+    assert report.root == "the tensor differentiated at line 2"
+
+
+def test_backward_error_caught_by_the_script(script):
+    report = grad_report(str(script("""
+        m = torch.arange(3., requires_grad=True)
+        n = m**2
+        m.detach().zero_()
+        try:
+            n.sum().backward()
+        except RuntimeError:
+            pass
+    """)))
+    m = rows(report)["m"]
+    assert m.status == "not-run" and "did not finish" in m.reason

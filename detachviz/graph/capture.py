@@ -101,7 +101,7 @@ class _Builder:
         node_id, new = self.add_node(
             ("fn", id(fn)),
             kind,
-            fn.name(),
+            type(fn).__name__,  # as torchviz labels it (name() may be `torch::autograd::...`)
             line=rec.line if rec is not None else None,
             attrs=self._attrs(fn),
         )
@@ -177,6 +177,7 @@ class _Builder:
                 ("rec", prod.index),
                 "untracked",
                 prod.op,
+                name=self.names.get(id(out)) if out is not None else None,
                 shape=tuple(int(d) for d in out.shape) if out is not None else None,
                 line=prod.line,
             )
@@ -224,9 +225,12 @@ def capture(
     names: dict[int, str] | None = None,
     options: Options | None = None,
     error: dict[str, object] | None = None,
+    failed_fn: Any = None,
 ) -> Graph:
     """The graph model for `roots` (name, tensor) pairs. `names` maps id(tensor) to the
-    script's names for it; `recorder` supplies the cuts (without it: torchviz's graph)."""
+    script's names for it; `recorder` supplies the cuts (without it: torchviz's graph).
+    `error` is the script's failure ({"message", "line"}); `failed_fn` the backward node
+    that raised it, when known (the error then names its node id)."""
     b = _Builder(names=dict(names or {}), options=options or Options())
     b.by_grad_fn, b.reaches_cut = _index(recorder)
     for name, tensor in roots:
@@ -236,13 +240,16 @@ def capture(
     _mark_tracked(b, [t for _, t in roots])
     root_ids = []
     for _, tensor in roots:
-        out_id = b.tensor_node("output", tensor, "output")
+        made = recorder.producer_of(tensor) if recorder is not None else None
+        out_id = b.tensor_node("output", tensor, "output", made.line if made else None)
         root_ids.append(out_id)
         if tensor.grad_fn is not None:
             b.add_edge(b.function_node(tensor.grad_fn, "function"), out_id)
         elif recorder is not None and not tensor.requires_grad:
             b.untracked_inputs((Ref(tensor, recorder.producer_of(tensor)),), out_id)
         b.drain()
+    if error is not None and failed_fn is not None and ("fn", id(failed_fn)) in b.ids:
+        error = {**error, "node": b.ids[("fn", id(failed_fn))]}
     return Graph(nodes=b.nodes, edges=b.edges, roots=root_ids, error=error)
 
 

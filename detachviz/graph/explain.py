@@ -27,7 +27,7 @@ class Row:
     shape: list[int]
     requires_grad: bool
     grad: dict[str, Any] | None
-    status: str  # ok | partly-cut | cut | unused | no-grad-required | non-leaf | not-run
+    status: str  # ok | partly-cut | cut | unused | no-grad-required | not-run | wrong
     reason: str
     line: int | None = None
 
@@ -189,13 +189,27 @@ def _classify(
         row.status, row.reason = "not-run", "backward not called"
         return
     if id(t) in reachable:
-        if first is not None and first.feeds_root:
+        if t.grad is None:
+            row.status = "not-run"
+            row.reason = (
+                "on the root's graph, but .grad is None: backward() did not finish "
+                "(an error the script caught?) or a hook dropped the gradient"
+            )
+        elif first is not None and first.feeds_root:
             row.status = "partly-cut"
-            n = sum(1 for c in mine if c.feeds_root)
+            feeding = [c for c in mine if c.feeds_root]
+            n = len(feeding)
+            how = _mechanism(first.record) + _where(first.record, lines)
+            others: list[str] = []
+            for c in feeding[1:]:
+                text = f"{_mechanism(c.record)} at line {c.record.line}"
+                if c.record.line != first.record.line and text not in others:
+                    others.append(text)
             row.reason = (
                 f"gradient flows, but {n} path{'s' if n > 1 else ''} to the root "
-                f"{'are' if n > 1 else 'is'} cut by {_mechanism(first.record)}"
-                f"{_where(first.record, lines)}; that share is not in .grad"
+                f"{'are' if n > 1 else 'is'} cut, by {how}"
+                + (f", {', '.join(others[:3])}" if others else "")
+                + "; that share is not in .grad"
             )
             row.line = first.record.line
         else:

@@ -22,12 +22,16 @@ class Node:
 
     id      stable id in traversal order ("n0", "n1", ...), never id()
     kind    one of KINDS
-    label   function: torch's backward name (`PowBackward0`); untracked op: the forward op
-            name (`pow`); leaf/output/saved: the tensor's name, or "" when it has none
+    label   function: torch's backward name (`PowBackward0`, as torchviz shows it);
+            untracked: the forward op name (`pow`) for an op run without grad, or torch's
+            backward name for a node of a detached history (it is a real backward node,
+            just never visited from this root); leaf/output: the tensor's name, or "" when
+            it has none; saved: the name the node saved it under (`self`, `result`, ...)
     name    the script variable (or `module.param`) naming the tensor, or None
-    shape   the tensor's shape for tensor nodes, None for function nodes
+    shape   the tensor's shape for tensor nodes and untracked ops, None for function nodes
     line    the script line that created it, when known
-    attrs   extra facts shown with --show-attrs (`_saved_exponent`: "6", ...)
+    attrs   extra facts shown with --show-attrs: saved non-tensor values by their torch
+            name without the `_saved_` prefix (`exponent`: "6", ...)
     """
 
     id: str
@@ -76,7 +80,8 @@ class Graph:
     nodes: list[Node] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     roots: list[str] = field(default_factory=list)
-    error: dict[str, object] | None = None  # {"message": str, "line": int | None}
+    # {"message": str, "line": int | None} and, when a backward node raised it, "node": id
+    error: dict[str, object] | None = None
 
     def node(self, node_id: str) -> Node:
         for n in self.nodes:
