@@ -1,0 +1,99 @@
+"""The docs' images are current: the repo's own pre-commit hook, re-run with --check.
+
+The options and the script list come from .pre-commit-config.yaml itself, so CI checks exactly
+what the hook writes. A stale image means: run `pre-commit run --all-files` (or the hook's
+command without --check) and commit the result.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shlex
+from pathlib import Path
+
+import pytest
+import yaml  # pre-commit's own dependency; pre-commit is a test dependency
+from click.testing import CliRunner
+
+from detachviz.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+GALLERY = ROOT / "docs" / "gallery"
+DOCS_TOOL = ROOT / "docs" / "gallery_outputs.py"
+HOOK_ID = "detachviz-docs-images"
+HOOK_IDS = (HOOK_ID, "detachviz-example-images")  # gallery; the README's pictures
+
+# Gallery scripts that end in an error on purpose: `render` draws them but exits 1, so the
+# hook cannot list them (see the comment in .pre-commit-config.yaml).
+EXPECTED_ERRORS = ("detach_inplace_error.py",)
+
+
+def docs_hook(hook_id: str = HOOK_ID) -> dict:
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    hooks = [h for repo in config["repos"] for h in repo["hooks"] if h["id"] == hook_id]
+    assert len(hooks) == 1, f"expected one {hook_id} hook"
+    return hooks[0]
+
+
+def hook_options(hook_id: str = HOOK_ID) -> list[str]:
+    """The hook's `detachviz render` options, without the command words."""
+    entry = shlex.split(docs_hook(hook_id)["entry"])
+    assert entry[:2] == ["detachviz", "render"]
+    return entry[2:]
+
+
+def invoke(*args: str) -> tuple[int, bytes, str]:
+    old = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        result = CliRunner().invoke(cli, ["render", *args])
+    finally:
+        os.chdir(old)
+    return result.exit_code, result.stdout_bytes, result.stderr
+
+
+def test_every_gallery_script_is_rendered_by_the_hook() -> None:
+    listed = {Path(a).name for a in docs_hook()["args"]}
+    on_disk = {p.name for p in GALLERY.glob("*.py")}
+    assert on_disk - set(EXPECTED_ERRORS) == listed
+    assert set(EXPECTED_ERRORS) <= on_disk
+
+
+@pytest.mark.parametrize("hook_id", HOOK_IDS)
+def test_images_are_current(hook_id: str) -> None:
+    """The hook's own command with --check: exit 0 and every image `current`."""
+    scripts = docs_hook(hook_id)["args"]
+    code, _, stderr = invoke("--check", *hook_options(hook_id), *scripts)
+    assert code == 0, stderr
+    assert stderr.count("current ") == len(scripts)
+
+
+@pytest.mark.parametrize("script", EXPECTED_ERRORS)
+def test_error_examples_are_current(script: str) -> None:
+    """Same options as the hook; the script fails (exit 1) but its drawing must match."""
+    options = hook_options()
+    fmt = options[options.index("-f") + 1]
+    image = ROOT / options[options.index("--out-dir") + 1] / Path(script).with_suffix(f".{fmt}")
+    code, data, stderr = invoke(*options, "-o", "-", str(Path("docs/gallery") / script))
+    assert code == 1, stderr
+    assert "script failed at line" in stderr
+    assert data == image.read_bytes(), f"{image.name} is stale: regenerate it (see gallery.md)"
+
+
+def test_gallery_page_shows_every_example() -> None:
+    page = (ROOT / "docs" / "gallery.md").read_text(encoding="utf-8")
+    for script in sorted(GALLERY.glob("*.py")):
+        assert f"gallery/{script.name}" in page, script.name
+        assert f"images/{script.stem}.svg" in page, script.stem
+
+
+def test_gallery_page_output_is_current() -> None:
+    """The `detachviz run` / `grad` output pasted in gallery.md is what the commands print now."""
+    spec = importlib.util.spec_from_file_location("gallery_outputs", DOCS_TOOL)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    page = tool.PAGE.read_text(encoding="utf-8")
+    assert page.count("<!-- output: ") >= 10
+    assert tool.refresh(page) == page, "stale: run python docs/gallery_outputs.py"
