@@ -108,12 +108,23 @@ class Recorder:
     def __init__(self, script: str | None = None) -> None:
         self.script = script
         self.records: list[Record] = []
-        # id(tensor) -> the record that last wrote it. Ids stay valid: every tensor in this
-        # map is kept alive by the Refs of the records that mention it.
-        self._producer: dict[int, Record] = {}
+        # id(tensor) -> its latest snapshot (whose `producer` is the record that last wrote
+        # it). Ids stay valid: every tensor here is kept alive by the records' Refs.
+        self._refs: dict[int, Ref] = {}
 
     def producer_of(self, tensor: Any) -> Record | None:
-        return self._producer.get(id(tensor))
+        ref = self._refs.get(id(tensor))
+        return ref.producer if ref is not None else None
+
+    def _ref(self, t: Any) -> Ref:
+        """The tensor's snapshot, reused while its autograd state is unchanged (most inputs
+        are the unchanged output of an earlier op, so this is one dict lookup)."""
+        key = id(t)
+        ref = self._refs.get(key)
+        if ref is None or ref.grad_fn is not t._grad_fn or ref.requires_grad != t._requires_grad:
+            ref = Ref(t, ref.producer if ref is not None else None)
+            self._refs[key] = ref
+        return ref
 
     def record(
         self,
@@ -125,8 +136,7 @@ class Recorder:
     ) -> Record:
         """Record one op. Call *after* the outputs exist; for in-place ops the input
         snapshot must be taken before the write, so call `snapshot()` first and pass Refs."""
-        get = self._producer.get
-        ins = tuple(x if type(x) is Ref else Ref(x, get(id(x))) for x in inputs)
+        ins = tuple([x if type(x) is Ref else self._ref(x) for x in inputs])
         grad_enabled = grad_mode._enabled
         if cut is None and not grad_enabled:
             # NOTE: an in-place write into a tensor that requires grad (an optimizer step,
@@ -137,9 +147,13 @@ class Recorder:
                     break
         rec = Record(len(self.records), op, ins, (), cut, self.line(), inplace, grad_enabled)
         if outputs:
-            rec.outputs = tuple([Ref(t, rec) for t in outputs])
+            refs = self._refs
+            outs = []
             for t in outputs:
-                self._producer[id(t)] = rec
+                ref = Ref(t, rec)
+                refs[id(t)] = ref
+                outs.append(ref)
+            rec.outputs = tuple(outs)
             fn = outputs[0]._grad_fn
             if fn is not None and fn._saved:
                 rec._saved_raw = (fn, fn._saved)
@@ -148,7 +162,7 @@ class Recorder:
 
     def snapshot(self, tensor: Any) -> Ref:
         """The tensor as it is now, for an op about to change it in place."""
-        return Ref(tensor, self.producer_of(tensor))
+        return self._ref(tensor)
 
     def line(self) -> int | None:
         """The line of the innermost frame that belongs to the script being run."""
