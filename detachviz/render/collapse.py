@@ -1,0 +1,274 @@
+"""Collapsing unrolled loops (long runs of a repeated block of nodes) into one block, for images.
+
+`x = x * w` repeated 3,000 times gives a chain of 3,000 `MulBackward0` nodes, each also fed by
+`w`; an unrolled RNN gives `MmBackward0 -> AddBackward0 -> TanhBackward0` 3,000 times, each
+step with its own `MmBackward0` side branch and arrows from the same weights. Drawn as is,
+such a picture is unreadable, and the layout program needs minutes (every weight's arrows
+span the whole height). Collapsed, one copy of the repeated block is drawn, each box saying
+`×3000`, with one arrow per distinct input labelled `×3000`, and one arrow from the block's
+end back to its start for the recurrence. The JSON model is never collapsed.
+
+How runs are found, in O(nodes + edges) (times the largest period tried):
+- op nodes (function/untracked boxes without a shape) with exactly one successor op form a
+  forest; each node's *main* predecessor is its deepest one, which splits the forest into
+  chains (heavy paths) running in forward order;
+- every chain node gets a signature: its kind and label (and attrs when drawn), the cut (if
+  any) on the link from its main predecessor, the signatures of the side branches hanging
+  into it, and what its other inputs are;
+- a stretch of a chain whose signatures repeat with period p (p <= MAX_PERIOD) at least
+  MIN_REPEATS times is merged block by block, side branches and tensors used only by one
+  step with it, onto the first block (union-find; the earliest node names the class).
+Cut edges are never dropped: inside a run they become a loop on the merged box.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from detachviz.graph.model import Edge, Graph, Node
+
+# Fewer repeats are drawn as they are: two or three equal steps in a row are normal code.
+MIN_REPEATS = 4
+MIN_RUN = MIN_REPEATS  # a run of one op repeated (period 1) is collapsed from this length
+MAX_PERIOD = 8  # longest repeated block looked for, in chain nodes
+
+# Only op nodes repeat in a loop; tensors have their own names and shapes.
+CHAIN_KINDS = ("function", "untracked")
+
+EdgeKey = tuple[str, str, "str | None", "int | None"]
+
+
+@dataclass
+class Collapsed:
+    """The graph to draw, and how many model nodes/edges each drawn one stands for (>1 only)."""
+
+    graph: Graph
+    runs: dict[str, int] = field(default_factory=dict)
+    repeats: dict[EdgeKey, int] = field(default_factory=dict)
+    # (source, target) of each loop's way back, from a block's end to its start: drawn
+    # without pulling on the layout so the block still reads top to bottom.
+    loops: set[tuple[str, str]] = field(default_factory=set)
+
+
+def edge_key(e: Edge) -> EdgeKey:
+    return (e.source, e.target, e.cut, e.line)
+
+
+class _Interner:
+    """Small ints for nested tuples, so a signature compares in O(1)."""
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple, int] = {}
+
+    def __call__(self, value: tuple) -> int:
+        return self.ids.setdefault(value, len(self.ids))
+
+
+def _find(parent: list[int], i: int) -> int:
+    root = i
+    while parent[root] != root:
+        root = parent[root]
+    while parent[i] != root:  # path compression
+        parent[i], i = root, parent[i]
+    return root
+
+
+def _union(parent: list[int], a: int, b: int) -> None:
+    ra, rb = _find(parent, a), _find(parent, b)
+    if ra != rb:  # the earliest node in model order represents the class (stable ids)
+        parent[max(ra, rb)] = min(ra, rb)
+
+
+def _period(sig: list[int], i: int, min_repeats: int, max_period: int) -> tuple[int, int]:
+    """(p, covered): the smallest period p with which sig repeats >= min_repeats times from
+    i on, and how many entries the repetition covers (whole blocks plus a partial one);
+    (0, 0) if there is none."""
+    for p in range(1, max_period + 1):
+        j = i
+        while j + p < len(sig) and sig[j] == sig[j + p]:
+            j += 1
+        covered = j - i + p
+        if covered // p >= min_repeats:
+            return p, covered
+    return 0, 0
+
+
+def collapse(
+    graph: Graph,
+    *,
+    min_repeats: int = MIN_REPEATS,
+    max_period: int = MAX_PERIOD,
+    with_attrs: bool = False,
+) -> Collapsed:
+    """Merge every run of >= min_repeats equal blocks (see the module docstring)."""
+    nodes = graph.nodes
+    count = len(nodes)
+    index = {n.id: i for i, n in enumerate(nodes)}
+
+    def op_key(n: Node) -> tuple | None:
+        if n.kind not in CHAIN_KINDS or n.shape is not None:
+            return None
+        return (n.kind, n.label, tuple(sorted(n.attrs.items())) if with_attrs else ())
+
+    keys = [op_key(n) for n in nodes]
+    ends: list[tuple[int | None, int | None, Edge]] = [
+        (index.get(e.source), index.get(e.target), e) for e in graph.edges
+    ]
+
+    # The forest: nxt[u] is u's only successor among op nodes (-1 if none or many), and
+    # link[u] the cut on that edge (a loop that detaches every step is still a loop).
+    op_succ = [0] * count
+    nxt = [-1] * count
+    link: list[tuple[str | None, int | None]] = [(None, None)] * count
+    for s, t, e in ends:
+        if s is not None and t is not None and keys[s] and keys[t] and s != t:
+            op_succ[s] += 1
+            nxt[s] = t
+            link[s] = (e.cut, e.line)
+    for u in range(count):
+        if op_succ[u] != 1:
+            nxt[u] = -1
+    kids: list[list[int]] = [[] for _ in range(count)]  # forest children, in model order
+    for u in range(count):
+        if nxt[u] >= 0:
+            kids[nxt[u]].append(u)
+    # Everything else flowing into a node: (source content, cut, line), compared by value.
+    others: list[list[tuple]] = [[] for _ in range(count)]
+    for s, t, e in ends:
+        if t is None or (s is not None and nxt[s] == t):
+            continue
+        src = nodes[s] if s is not None else None
+        what = (src.kind, src.label, src.shape) if src is not None else ("?", e.source, None)
+        others[t].append((*what, e.cut, e.line))
+    # A tensor used by one op only (a saved tensor, a per-step input) merges with that op.
+    uses = [0] * count
+    has_input = [False] * count
+    for s, t, _ in ends:
+        if s is not None:
+            uses[s] += 1
+        if t is not None:
+            has_input[t] = True
+    private: list[list[tuple[tuple, int]]] = [[] for _ in range(count)]
+    for s, t, e in ends:
+        if s is None or t is None or e.cut is not None or keys[s] or not keys[t]:
+            continue
+        if uses[s] == 1 and not has_input[s]:
+            src = nodes[s]
+            private[t].append(((src.kind, src.label, repr(src.shape)), s))
+    for lst in private:
+        lst.sort()
+
+    # Children before parents (the forest has no cycles): depth and subtree signatures.
+    order: list[int] = []
+    pending = [len(kids[v]) for v in range(count)]
+    stack = [v for v in range(count) if keys[v] and pending[v] == 0]
+    while stack:
+        v = stack.pop()
+        order.append(v)
+        if nxt[v] >= 0:
+            pending[nxt[v]] -= 1
+            if pending[nxt[v]] == 0:
+                stack.append(nxt[v])
+    intern = _Interner()
+    depth = [0] * count
+    main = [-1] * count  # the deepest child: the chain continues through it
+    subtree = [0] * count  # signature of v with everything hanging into it
+    local = [0] * count  # signature of v with its side branches, main child excluded
+    for v in order:
+        for c in kids[v]:
+            if main[v] < 0 or depth[c] > depth[main[v]]:
+                main[v] = c
+        depth[v] = 1 + (depth[main[v]] if main[v] >= 0 else 0)
+        extra = tuple(sorted(others[v], key=repr))
+        side = tuple(sorted(subtree[c] for c in kids[v] if c != main[v]))
+        via = link[main[v]] if main[v] >= 0 else (None, None)
+        local[v] = intern((keys[v], side, extra, via))
+        inner = subtree[main[v]] if main[v] >= 0 else -1
+        subtree[v] = intern((local[v], inner, link[v]))
+
+    parent = list(range(count))
+    loop_ends: list[tuple[int, int]] = []
+    sizes: dict[int, int] = {}  # node index -> how many model nodes it stands for
+
+    def by_sig(c: int) -> tuple[int, int]:
+        return (subtree[c], c)
+
+    def merge_pair(x: int, y: int) -> None:
+        _union(parent, x, y)
+        for (what_x, px), (what_y, py) in zip(private[x], private[y]):
+            if what_x == what_y:
+                _union(parent, px, py)
+
+    def merge_branch(a: int, b: int) -> None:
+        """Merge b's subtree onto a's, node by node (their signatures are equal)."""
+        pairs = [(a, b)]
+        while pairs:
+            x, y = pairs.pop()
+            merge_pair(x, y)
+            xs = sorted(kids[x], key=by_sig)
+            ys = sorted(kids[y], key=by_sig)
+            pairs.extend(zip(xs, ys))
+
+    for top in range(count):
+        if not keys[top] or (nxt[top] >= 0 and main[nxt[top]] == top):
+            continue  # not the top of a chain
+        chain = [top]
+        while main[chain[-1]] >= 0:
+            chain.append(main[chain[-1]])
+        chain.reverse()  # forward order: the loop's first step first
+        sig = [local[v] for v in chain]
+        i = 0
+        while i < len(chain):
+            p, covered = _period(sig, i, min_repeats, max_period)
+            if not p:
+                i += 1
+                continue
+            reps = covered // p
+            # NOTE: a partial block left over goes first: a loop's odd step is its first
+            # one (fed by the initial values), so the run starts after it.
+            i += covered - reps * p
+            for k in range(1, reps):
+                for pos in range(p):
+                    a, b = chain[i + pos], chain[i + k * p + pos]
+                    merge_pair(a, b)
+                    sides_a = sorted((c for c in kids[a] if c != main[a]), key=by_sig)
+                    sides_b = sorted((c for c in kids[b] if c != main[b]), key=by_sig)
+                    for x, y in zip(sides_a, sides_b):
+                        merge_branch(x, y)
+            if p > 1:
+                loop_ends.append((chain[i + p - 1], chain[i]))
+            i += reps * p
+
+    reps_of = [_find(parent, i) for i in range(count)]
+    for i in range(count):
+        sizes[reps_of[i]] = sizes.get(reps_of[i], 0) + 1
+    runs = {nodes[r].id: c for r, c in sizes.items() if c > 1}
+    if not runs:
+        return Collapsed(graph)
+
+    counts: dict[EdgeKey, int] = {}
+    merged: dict[EdgeKey, Edge] = {}
+    for s, t, e in ends:
+        source = nodes[reps_of[s]].id if s is not None else e.source
+        target = nodes[reps_of[t]].id if t is not None else e.target
+        if source == target and s != t and e.cut is None:
+            continue  # inside a merged class; a cut inside one stays, as a loop on it
+        moved = Edge(source, target, e.cut, e.line)
+        key = edge_key(moved)
+        if key in merged:
+            counts[key] += 1
+        else:
+            merged[key] = moved
+            counts[key] = 1
+    roots = []
+    for r in graph.roots:
+        at = index.get(r)
+        roots.append(nodes[reps_of[at]].id if at is not None else r)
+    out = Graph(
+        [n for i, n in enumerate(nodes) if reps_of[i] == i],
+        list(merged.values()),
+        list(dict.fromkeys(roots)),
+        graph.error,
+    )
+    loops = {(nodes[reps_of[a]].id, nodes[reps_of[b]].id) for a, b in loop_ends}
+    return Collapsed(out, runs, {k: c for k, c in counts.items() if c > 1}, loops)

@@ -1,0 +1,98 @@
+"""The torchviz-compatible `Digraph`: a `graphviz.Digraph` that renders through our backend.
+
+torchviz's `make_dot` returns a `graphviz.Digraph`; scripts then call `.render(...)`,
+`.pipe(...)` or display it in a notebook, all of which run the system `dot`. This subclass
+keeps the whole `graphviz.Digraph` API (restyling with `attr()`, `node_attr`, ... works the
+same) but sends rendering through `backend.render_source`, so graphviz-pure is enough.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+from typing import Any
+
+import graphviz
+
+from detachviz.render import backend
+
+
+class Digraph(graphviz.Digraph):
+    """A `graphviz.Digraph` rendered by graphviz-pure (or `program="dot"`, or
+    $DETACHVIZ_RENDERER) instead of the system Graphviz it would need otherwise."""
+
+    def __init__(self, *args: Any, program: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.program = program
+
+    def _copy_kwargs(self, **kwargs: Any) -> dict[str, Any]:
+        # NOTE: graphviz.Dot._copy_kwargs drops the kwargs it is given, so add ours after.
+        copied = super()._copy_kwargs(**kwargs)
+        copied["program"] = self.program
+        return copied
+
+    def pipe(  # type: ignore[override]
+        self,
+        format: str | None = None,
+        renderer: str | None = None,
+        formatter: str | None = None,
+        neato_no_op: bool | int | None = None,
+        quiet: bool = False,
+        *,
+        engine: str | None = None,
+        encoding: str | None = None,
+    ) -> bytes | str:
+        """The drawing as bytes (or str when `encoding` is given), like graphviz's pipe.
+
+        `renderer`/`formatter`/`engine` select Graphviz plugins in the graphviz package;
+        they are accepted for compatibility and ignored (only the dot layout is used).
+        """
+        data = backend.render_source(self.source, format or self.format, renderer=self.program)
+        return data.decode(encoding) if encoding is not None else data
+
+    def render(  # type: ignore[override]
+        self,
+        filename: str | os.PathLike[str] | None = None,
+        directory: str | os.PathLike[str] | None = None,
+        view: bool = False,
+        cleanup: bool = False,
+        format: str | None = None,
+        renderer: str | None = None,
+        formatter: str | None = None,
+        neato_no_op: bool | int | None = None,
+        quiet: bool = False,
+        quiet_view: bool = False,
+        *,
+        outfile: str | os.PathLike[str] | None = None,
+        engine: str | None = None,
+        raise_if_result_exists: bool = False,
+        overwrite_source: bool = False,
+    ) -> str:
+        """Save the DOT source to `filename` and the drawing beside it, like graphviz.
+
+        `make_dot(y).render("attached", format="jpg")` writes `attached` (the DOT source)
+        and `attached.jpg`, and returns "attached.jpg". With `outfile`, the drawing goes
+        there and its suffix gives the format.
+        """
+        if outfile is not None:
+            given = pathlib.Path(outfile)
+            if format is None:
+                format = given.suffix.lstrip(".") or None
+            if filename is None:  # graphviz saves the source beside the outfile
+                filename = str(given.with_suffix(".gv"))
+            outfile = pathlib.Path(self.directory, given) if directory is None else given
+        fmt = format or self.format
+        filepath = self.save(filename, directory=directory)
+        target = str(outfile) if outfile is not None else f"{filepath}.{fmt}"
+        if not overwrite_source and os.path.abspath(target) == os.path.abspath(filepath):
+            raise ValueError(f"outfile {target!r} must be different from input file")
+        if raise_if_result_exists and os.path.exists(target):
+            raise graphviz.FileExistsError(f"output file exists: {target!r}")
+        data = backend.render_source(self.source, fmt, renderer=self.program)
+        with open(target, "wb") as f:
+            f.write(data)
+        if cleanup:
+            os.remove(filepath)
+        if view or quiet_view:
+            self._view(target, format=fmt, quiet=quiet_view)
+        return target

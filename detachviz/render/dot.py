@@ -1,0 +1,208 @@
+"""Building the DOT drawing (a `Digraph`) from a graph model: labels, styles, marker, legend.
+
+Pure: no program runs here. Node ids come from the model, statements are emitted in model
+order, and every style comes from `theme`, so the same model always gives the same DOT.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from detachviz.graph.model import KINDS, Edge, Graph, Node
+from detachviz.render import theme
+from detachviz.render.collapse import Collapsed, collapse, edge_key
+from detachviz.render.digraph import Digraph
+from detachviz.render.quoting import label
+
+RANKDIRS = ("TB", "LR")
+FAILURE_ID = "failure"  # model ids are "n<number>", so this cannot collide
+LEGEND_PREFIX = "legend_"
+
+
+def size_to_str(shape: tuple[int, ...]) -> str:
+    """torchviz's shape text: (3, 4), (20), ()."""
+    return "(" + ", ".join(str(int(v)) for v in shape) + ")"
+
+
+def attrs_block(name: str, attrs: dict[str, str], max_attr_chars: int = 50) -> str:
+    """torchviz's get_fn_name with show_attrs: the name, a rule, then `key: value` rows."""
+    if not attrs:
+        return name
+    max_attr_chars = max(max_attr_chars, 3)
+    col1 = max(len(k) for k in attrs)
+    col2 = min(max(len(str(v)) for v in attrs.values()), max_attr_chars)
+    sep = "-" * max(col1 + col2 + 2, len(name))
+
+    def truncate(s: str) -> str:
+        return s[: col2 - 3] + "..." if len(s) > col2 else s
+
+    rows = "\n".join(f"{k:<{col1}}: {truncate(str(v)):>{col2}}" for k, v in attrs.items())
+    return name + "\n" + sep + "\n" + rows
+
+
+def node_text(node: Node, *, run: int = 1, show_attrs: bool = False) -> str:
+    """What a node's box says, as torchviz would write it (plus `×N` for a collapsed run)."""
+    name = node.label
+    if node.kind == "untracked" and node.name and node.name != node.label:
+        name = f"{node.name} = {node.label}"  # `c = pow`: the script's name for an op's value
+    if run > 1:
+        name = f"{name} {theme.REPEAT_MARK}{run}"
+    if node.shape is not None:  # a tensor: "name\n (3, 4)"
+        return f"{name}\n {size_to_str(node.shape)}"
+    return attrs_block(name, node.attrs) if show_attrs else name
+
+
+def cut_text(edge: Edge) -> str:
+    """A cut edge's label: `cut: detach()` over `line 3`."""
+    text = theme.CUT_PREFIX + theme.CUT_TEXT.get(edge.cut or "", str(edge.cut))
+    if edge.line is not None:
+        text += f"\nline {edge.line}"
+    return text
+
+
+def failure_text(error: dict[str, object]) -> str:
+    """The failure marker's text: the message's first line, shortened, and the line."""
+    lines = str(error.get("message") or "").strip().splitlines()
+    message = lines[0] if lines else "error"
+    if len(message) > theme.FAILURE_TEXT_LIMIT:
+        message = message[: theme.FAILURE_TEXT_LIMIT - 1] + "…"
+    head = "script failed here"
+    if error.get("line") is not None:
+        head += f" (line {error['line']})"
+    body = textwrap.wrap(message, theme.FAILURE_WRAP, break_long_words=True) or [""]
+    return "\n".join([head + ":", *body])
+
+
+def _edge_type(edge: Edge, kinds: dict[str, str]) -> str:
+    if edge.cut is not None:
+        return "cut"
+    ends = (kinds.get(edge.source), kinds.get(edge.target))
+    if "saved" in ends:
+        return "saved"
+    if "untracked" in ends:
+        return "faded"
+    return "gradient"
+
+
+def _anchor(graph: Graph) -> str | None:
+    """The node the failure marker hangs from: the backward node that raised, when the
+    model names it; else the one made last (highest line; among equals a root, then the
+    latest in model order)."""
+    failed = graph.error.get("node") if graph.error else None
+    if isinstance(failed, str) and any(n.id == failed for n in graph.nodes):
+        return failed  # the backward node that raised (an in-place error names it)
+    roots = set(graph.roots)
+    best: tuple[int, bool, int] | None = None
+    best_id = None
+    for i, n in enumerate(graph.nodes):
+        rank = (n.line if n.line is not None else -1, n.id in roots, i)
+        if best is None or rank > best:
+            best, best_id = rank, n.id
+    return best_id
+
+
+def _without_saved(graph: Graph) -> Graph:
+    saved = {n.id for n in graph.nodes if n.kind == "saved"}
+    if not saved:
+        return graph
+    nodes = [n for n in graph.nodes if n.id not in saved]
+    edges = [e for e in graph.edges if e.source not in saved and e.target not in saved]
+    return Graph(nodes, edges, list(graph.roots), graph.error)
+
+
+def _add_legend(dot: Digraph, with_failure: bool) -> None:
+    """A small cluster that is itself a graph in the drawing's style: it explains itself."""
+    p = LEGEND_PREFIX
+    with dot.subgraph(name="cluster_legend", graph_attr=theme.LEGEND_GRAPH_ATTR) as lg:
+        samples = [
+            ("leaf", "leaf tensor\n (requires grad)"),
+            ("saved", "saved tensor"),
+            ("untracked", "untracked op\n(no gradient)"),
+            ("function", "backward function"),
+            ("output", "output"),
+        ]
+        for kind, text in samples:
+            lg.node(p + kind, label(text), **theme.NODE_STYLE[kind])
+        lg.edge(p + "leaf", p + "function", **theme.EDGE_STYLE["gradient"])
+        lg.edge(p + "saved", p + "function", **theme.EDGE_STYLE["saved"])
+        lg.edge(
+            p + "untracked",
+            p + "function",
+            label=label(theme.CUT_PREFIX + "detach()\nline N"),
+            **theme.EDGE_STYLE["cut"],
+        )
+        lg.edge(p + "function", p + "output", **theme.EDGE_STYLE["gradient"])
+        if with_failure:
+            lg.node(p + "failure", label("script failed here"), **theme.FAILURE_STYLE)
+            lg.edge(p + "output", p + "failure", **theme.EDGE_STYLE["failure"])
+
+
+def _resize(dot: Digraph) -> None:
+    """torchviz's resize_graph: allow more inches as the drawing gets more statements."""
+    size = max(theme.MIN_SIZE, len(dot.body) * theme.SIZE_PER_STATEMENT)
+    text = f"{round(size, 1):g}"
+    dot.graph_attr["size"] = f"{text},{text}"
+
+
+def build_digraph(
+    graph: Graph,
+    *,
+    rankdir: str = "TB",
+    legend: bool = False,
+    show_attrs: bool = False,
+    show_saved: bool = False,
+    expand: bool = False,
+    program: str | None = None,
+) -> Digraph:
+    """The drawing of `graph` as a torchviz-compatible Digraph (not yet laid out)."""
+    if rankdir not in RANKDIRS:
+        raise ValueError(f"rankdir must be one of {', '.join(RANKDIRS)}, not {rankdir!r}")
+    for n in graph.nodes:
+        if n.kind not in KINDS:
+            raise ValueError(f"node {n.id}: unknown kind {n.kind!r}")
+    if not show_saved:
+        graph = _without_saved(graph)
+    drawn = Collapsed(graph) if expand else collapse(graph, with_attrs=show_attrs)
+    graph = drawn.graph
+
+    dot = Digraph(
+        node_attr=dict(theme.NODE_ATTR),
+        graph_attr={**theme.GRAPH_ATTR, "rankdir": rankdir},
+        program=program,
+    )
+    for n in graph.nodes:
+        run = drawn.runs.get(n.id, 1)
+        style = dict(theme.NODE_STYLE[n.kind])
+        if run > 1:
+            style.update(theme.COLLAPSED_STYLE)
+        dot.node(n.id, label(node_text(n, run=run, show_attrs=show_attrs)), **style)
+
+    kinds = {n.id: n.kind for n in graph.nodes}
+    for e in graph.edges:
+        kind = _edge_type(e, kinds)
+        style = dict(theme.EDGE_STYLE[kind])
+        text = cut_text(e) if kind == "cut" else ""
+        repeat = drawn.repeats.get(edge_key(e), 1)
+        # NOTE: an arrow between two boxes of the same collapsed block, repeated as often as
+        # the block, goes without saying; a repeated input, or the loop's way back, does not.
+        inside = drawn.runs.get(e.source) == repeat == drawn.runs.get(e.target)
+        if repeat > 1 and not inside:
+            if kind != "cut":
+                style.update(theme.EDGE_STYLE["repeat"])
+            text = (text + " " if text else "") + f"{theme.REPEAT_MARK}{repeat}"
+        if (e.source, e.target) in drawn.loops:
+            style.update(theme.EDGE_STYLE["loop"])
+        if text:
+            style["label"] = label(text)
+        dot.edge(e.source, e.target, **style)
+
+    if graph.error is not None:
+        dot.node(FAILURE_ID, label(failure_text(graph.error)), **theme.FAILURE_STYLE)
+        anchor = _anchor(graph)
+        if anchor is not None:
+            dot.edge(anchor, FAILURE_ID, **theme.EDGE_STYLE["failure"])
+
+    if legend:
+        _add_legend(dot, graph.error is not None)
+    _resize(dot)
+    return dot

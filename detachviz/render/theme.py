@@ -1,0 +1,103 @@
+"""The look of a drawing: every colour, shape and line style, in tables keyed by kind.
+
+Follows torchviz's `make_dot` conventions (grey backward nodes, light-blue leaves, orange
+saved tensors, green outputs, 10pt boxes) and adds the cut edge, faded untracked nodes and
+the failure marker. Nothing outside this module names a colour; docs/legend.md documents it.
+"""
+
+from __future__ import annotations
+
+# NOTE: torchviz uses fontname="monospace". graphviz-pure has no metrics for that generic
+# name (it falls back to Times and draws boxes ~16% too narrow); Courier has metrics in
+# both graphviz-pure (drawn with its bundled Cousine) and system Graphviz.
+FONT = "Courier"
+
+# torchviz's node_attr, font aside. `align` and `ranksep` are not node attributes in
+# Graphviz (they are ignored), but torchviz sets them and users diff against its DOT.
+NODE_ATTR: dict[str, str] = {
+    "style": "filled",
+    "shape": "box",
+    "align": "left",
+    "fontsize": "10",
+    "ranksep": "0.1",
+    "height": "0.2",
+    "fontname": FONT,
+}
+
+GRAPH_ATTR: dict[str, str] = {"size": "12,12"}
+
+# torchviz's resize_graph: the drawing may grow by this many inches per DOT statement,
+# never below the 12-inch default, so big graphs are not squeezed into 12 inches.
+SIZE_PER_STATEMENT = 0.15
+MIN_SIZE = 12.0
+
+# Per node kind: attributes added to NODE_ATTR's defaults.
+NODE_STYLE: dict[str, dict[str, str]] = {
+    "output": {"fillcolor": "darkolivegreen1"},
+    "function": {"fillcolor": "lightgrey"},
+    "leaf": {"fillcolor": "lightblue"},
+    "saved": {"fillcolor": "orange"},
+    # Faded: exists in the forward computation, but no gradient reaches it from the root.
+    "untracked": {
+        "style": "filled,dashed",
+        "fillcolor": "gray97",
+        "color": "gray60",
+        "fontcolor": "gray45",
+    },
+}
+
+# Per edge type. "gradient" is torchviz's plain arrow; "saved" links a saved tensor to its
+# backward node without an arrowhead (torchviz: dir=none); "faded" joins untracked nodes.
+EDGE_STYLE: dict[str, dict[str, str]] = {
+    "gradient": {},
+    "saved": {"dir": "none"},
+    "faded": {"color": "gray60"},
+    "cut": {
+        "color": "red",
+        "fontcolor": "red",
+        "style": "dashed",
+        "penwidth": "1.5",
+        "fontname": FONT,
+        "fontsize": "9",
+    },
+    # A collapsed chain's repeated side input: one arrow standing for N.
+    "repeat": {"fontcolor": "gray40", "fontname": FONT, "fontsize": "9"},
+    "failure": {"color": "red", "style": "dashed", "arrowhead": "none"},
+    # A collapsed loop's way back (end of the repeated block to its start).
+    "loop": {"constraint": "false"},
+}
+
+# How each cut mechanism is spelled on its edge: as the user wrote it in code.
+CUT_TEXT: dict[str, str] = {
+    "detach": "detach()",
+    "detach_": "detach_()",
+    "data": ".data",
+    "no_grad": "no_grad",
+    "copy": "torch.tensor() copy",
+}
+
+# NOTE: a scissors glyph (U+2702) would be nicer, but the fonts bundled with graphviz-pure
+# have no glyph for it and png output shows a box; plain words render everywhere.
+CUT_PREFIX = "cut: "
+
+# The script's failure point: a red octagon hung below the last node drawn.
+FAILURE_STYLE: dict[str, str] = {
+    "shape": "octagon",
+    "fillcolor": "mistyrose",
+    "color": "red",
+    "fontcolor": "red3",
+}
+FAILURE_TEXT_LIMIT = 160  # characters of the error message shown in the picture
+FAILURE_WRAP = 44  # ... wrapped into lines this wide
+
+# Collapsed runs ("MulBackward0 ×2998") get a double border: a stack of boxes.
+COLLAPSED_STYLE: dict[str, str] = {"peripheries": "2"}
+REPEAT_MARK = "×"
+
+LEGEND_GRAPH_ATTR: dict[str, str] = {
+    "label": "legend",
+    "fontname": FONT,
+    "fontsize": "10",
+    "style": "dashed",
+    "color": "gray60",
+}

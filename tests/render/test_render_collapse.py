@@ -1,0 +1,176 @@
+"""Collapsing repeated chains: counts, labels, what links and what does not."""
+
+from __future__ import annotations
+
+import pytest
+import render_samples as samples
+
+from detachviz.graph.model import Edge, Graph, Node
+from detachviz.render import draw, to_digraph
+from detachviz.render.collapse import MIN_RUN, collapse
+from detachviz.render.dot import node_text
+
+
+def test_20000_node_chain_becomes_one_box():
+    # x * w first (two leaves in), then (x * w) * w ... 19,999 times: one box for the loop.
+    g = samples.mul_chain(20_000)
+    out = collapse(g)
+    assert [(n.id, n.label) for n in out.graph.nodes] == [
+        ("n0", ""),
+        ("n1", "MulBackward0"),
+        ("n20000", "MulBackward0"),
+        ("n20001", "w"),
+        ("n20002", "x"),
+    ]
+    assert out.runs == {"n1": 19_999}
+    assert out.repeats == {("n20001", "n1", None, None): 19_999}
+    assert len(out.graph.edges) == 5
+    assert len(g.nodes) == 20_003  # the model itself is untouched
+
+
+def test_20000_node_chain_draws_as_a_small_svg():
+    svg = draw(samples.mul_chain(20_000), fmt="svg").decode()
+    assert "MulBackward0 ×19999" in svg
+    assert svg.count('class="node"') == 5
+
+
+def test_expand_keeps_every_node():
+    source = to_digraph(samples.mul_chain(50), expand=True).source
+    assert source.count("MulBackward0") == 50
+    assert "×" not in source
+
+
+def _line(labels, cuts=None):
+    nodes = [Node(f"n{i}", "function", lab) for i, lab in enumerate(labels)]
+    cuts = cuts or {}
+    edges = [Edge(f"n{i}", f"n{i + 1}", cuts.get(i)) for i in range(len(labels) - 1)]
+    return Graph(nodes, edges)
+
+
+@pytest.mark.parametrize(("n", "boxes"), [(MIN_RUN - 1, MIN_RUN - 1), (MIN_RUN, 1), (7, 1)])
+def test_short_runs_stay(n, boxes):
+    assert len(collapse(_line(["A"] * n)).graph.nodes) == boxes
+
+
+@pytest.mark.parametrize(
+    ("graph", "labels"),
+    [
+        # a different op splits the run
+        (_line(["A"] * 4 + ["B"] + ["A"] * 4), ["A ×4", "B", "A ×4"]),
+        # a cut edge is never folded away: the op after it differs (it has a cut input)
+        (_line(["A"] * 9, cuts={3: "detach"}), ["A ×4", "A", "A ×4"]),
+        # a repeated block of three, then a tail
+        (_line(list("ABC") * 5 + ["D"]), ["A ×5", "B ×5", "C ×5", "D"]),
+        # too short on either side of the split
+        (_line(["A"] * 3 + ["B"] + ["A"] * 3), ["A"] * 3 + ["B"] + ["A"] * 3),
+    ],
+)
+def test_what_splits_a_run(graph, labels):
+    out = collapse(graph)
+    assert [
+        f"{n.label} ×{out.runs[n.id]}" if n.id in out.runs else n.label for n in out.graph.nodes
+    ] == labels
+
+
+def test_branching_does_not_link():
+    # n0 feeds two equal ops: neither link is one-to-one, so n0 stays, and n1 (fed by n0)
+    # differs from the n3..n6 run after it.
+    nodes = [Node(f"n{i}", "function", "A") for i in range(7)]
+    edges = [Edge("n0", "n1"), Edge("n0", "n2"), Edge("n1", "n3")]
+    edges += [Edge(f"n{i}", f"n{i + 1}") for i in range(3, 6)]
+    out = collapse(Graph(nodes, edges))
+    assert out.runs == {"n3": 4}
+    assert [n.id for n in out.graph.nodes] == ["n0", "n1", "n2", "n3"]
+
+
+def test_attrs_split_runs_only_when_shown():
+    nodes = [
+        Node(f"n{i}", "function", "PowBackward0", attrs={"exponent": str(i)}) for i in range(4)
+    ]
+    g = Graph(nodes, [Edge(f"n{i}", f"n{i + 1}") for i in range(3)])
+    assert collapse(g).runs == {"n0": 4}
+    assert collapse(g, with_attrs=True).runs == {}
+
+
+def test_untracked_runs_collapse_but_tensors_do_not():
+    nodes = [Node(f"n{i}", "untracked", "mul") for i in range(5)]
+    nodes += [Node(f"t{i}", "leaf", "w", shape=(1,)) for i in range(5)]
+    edges = [Edge(f"n{i}", f"n{i + 1}") for i in range(4)]
+    edges += [Edge(f"t{i}", f"t{i + 1}") for i in range(4)]
+    out = collapse(Graph(nodes, edges))
+    assert out.runs == {"n0": 5}
+
+
+def test_unrolled_rnn_collapses_to_one_step():
+    # Step 0 reads h0 (a leaf), steps 1..999 read the previous tanh: step 0 is drawn alone,
+    # the other 999 as one block with the loop's way back from its tanh to its h @ W.
+    out = collapse(samples.rnn(1000))
+    labels = [
+        f"{n.label} ×{out.runs[n.id]}" if n.id in out.runs else n.label for n in out.graph.nodes
+    ]
+    assert labels == [
+        "loss",
+        "SumBackward0",
+        "h0",
+        "W",
+        "U",
+        *["MmBackward0", "MmBackward0", "AddBackward0", "TanhBackward0"],  # n5..n8: step 0
+        *["MmBackward0 ×999", "MmBackward0 ×999", "AddBackward0 ×999", "TanhBackward0 ×999"],
+    ]
+    repeats = {(s, t): c for (s, t, _, _), c in out.repeats.items()}
+    assert repeats == {
+        ("n3", "n9"): 999,  # W -> h @ W in every later step
+        ("n4", "n10"): 999,  # U -> x_t @ U
+        ("n12", "n9"): 998,  # the recurrence
+        ("n9", "n11"): 999,
+        ("n10", "n11"): 999,
+        ("n11", "n12"): 999,
+    }
+    assert ("n8", "n9", None, None) not in out.repeats  # step 0's tanh feeds step 1 once
+    assert out.loops == {("n12", "n9")}
+
+
+def test_unrolled_rnn_draws_fast():
+    svg = draw(samples.rnn(2000), fmt="svg").decode()
+    assert svg.count('class="node"') == 13 and "TanhBackward0 ×1999" in svg
+
+
+def test_saved_tensors_and_per_step_inputs_merge_with_their_op():
+    # y = y * x_i for 6 distinct leaves x_i, each Mul saving `other`: one box of each.
+    nodes = [Node("n0", "output", "", shape=(1,))]
+    edges = []
+    for i in range(6):
+        mul, x, saved = f"m{i}", f"x{i}", f"s{i}"
+        nodes += [
+            Node(mul, "function", "MulBackward0"),
+            Node(x, "leaf", "", shape=(1,)),
+            Node(saved, "saved", "other", shape=(1,)),
+        ]
+        edges += [Edge(x, mul), Edge(saved, mul)]
+        edges.append(Edge(mul, f"m{i + 1}" if i < 5 else "n0"))
+    out = collapse(Graph(nodes, edges))
+    assert out.runs == {"m0": 6, "x0": 6, "s0": 6}
+    assert [n.id for n in out.graph.nodes] == ["n0", "m0", "x0", "s0"]
+
+
+@pytest.mark.parametrize(
+    ("node", "text"),
+    [
+        (Node("x0", "leaf", "x", shape=(1, 3)), "x ×6\n (1, 3)"),
+        (Node("m0", "function", "MulBackward0"), "MulBackward0 ×6"),
+    ],
+)
+def test_collapsed_labels(node, text):
+    assert node_text(node, run=6) == text
+
+
+def test_a_cut_in_every_step_stays_visible_as_a_loop():
+    out = collapse(_line(["A"] * 6, cuts={i: "detach" for i in range(5)}))
+    assert out.runs == {"n1": 5}
+    assert [(e.source, e.target, e.cut) for e in out.graph.edges] == [
+        ("n0", "n1", "detach"),
+        ("n1", "n1", "detach"),
+    ]
+    assert out.repeats == {("n1", "n1", "detach", None): 4}
+    source = to_digraph(_line(["A"] * 6, cuts={i: "detach" for i in range(5)})).source
+    assert 'n1 -> n1 [label="cut: detach() ×4"' in source
