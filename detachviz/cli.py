@@ -416,7 +416,7 @@ def _bench(
 def main() -> None:
     """Console-script entry point."""
     try:
-        cli.main(standalone_mode=True)
+        cli.main(prog_name="detachviz", standalone_mode=True)
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
 
