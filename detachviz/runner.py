@@ -20,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from detachviz.engine import trace
+from detachviz.engine import session, trace
 
 # What `import X` resolves to while a script runs. Modules load lazily, in this order.
 COMPAT_MODULES = {
@@ -188,6 +188,7 @@ def run_script(
             recorder_ctx = trace.recording(filename) if record else None
             if recorder_ctx is not None:
                 result.recorder = recorder_ctx.__enter__()
+            session.reset()  # each script starts as in a fresh `python`
             global CURRENT
             outer, CURRENT = CURRENT, result
             sink = io.StringIO() if quiet else None

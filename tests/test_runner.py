@@ -85,3 +85,26 @@ def test_final_tensors_skip_intermediates(script):
         d = (a * 3).sum()
     """), record=True)  # fmt: skip
     assert [name for name, _ in pick_roots(result)] == ["c", "d"]
+
+
+def test_each_script_starts_with_fresh_engine_state(script):
+    run_script(
+        script("""
+        torch.set_grad_enabled(False)
+        torch.autograd.set_detect_anomaly(True)
+        torch.set_printoptions(precision=1)
+        torch.set_default_dtype(torch.float64)
+        torch.manual_seed(123)
+    """)
+    )
+    result = run_script(script("""
+        state = (torch.is_grad_enabled(), torch.is_anomaly_enabled(),
+                 repr(torch.tensor([1.23456])), torch.get_default_dtype(), torch.initial_seed())
+    """, name="second.py"))  # fmt: skip
+    assert result.namespace["state"] == (
+        True,
+        False,
+        "tensor([1.2346])",
+        result.namespace["torch"].float32,
+        0,
+    )
