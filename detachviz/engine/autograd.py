@@ -1,0 +1,533 @@
+"""The backward engine: an iterative, dependency-counted walk of grad_fn nodes.
+
+Two modes, one set of rules: without `create_graph` gradients are plain numpy arrays and the
+rules run on them (`ops.NP`); with it they are Tensors and the rules build a graph (`ops.TT`).
+Unbroadcasting (sum to the input's shape) and casting to the input's dtype happen here, once,
+for every edge. Saved tensors are freed after a node runs unless `retain_graph`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine import errors, grad_mode, trace
+from detachviz.engine.node import (
+    DETACHED_INPLACE,
+    MULTI,
+    AccumulateGrad,
+    Node,
+    SavedOutput,
+    _NodePreHook,
+    _RetainGradHook,
+    _TensorHook,
+)
+from detachviz.engine.ops import NP, TT
+from detachviz.engine.tensor import Tensor, _edge, _wrap
+
+_heappush = heapq.heappush
+_heappop = heapq.heappop
+
+
+def _call_rule(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
+    """The gradients a node sends along each of its next_functions (None where no grad)."""
+    custom = node._custom
+    if custom is not None:
+        return custom(node, g, tensor_mode)
+    F = TT if tensor_mode else NP
+    s = node._unpack(tensor_mode)
+    a = node._attrs
+    vjps = node._vjps
+    out = []
+    for i, e in enumerate(node.next_functions):
+        if e[0] is None:
+            out.append(None)
+        else:
+            vjp = vjps[i]
+            out.append(None if vjp is None else vjp(F, g, s, a))
+    return out
+
+
+class _Multi:
+    """The gradient buffer of a multi-output node: one slot per output_nr."""
+
+    __slots__ = ("grads",)
+
+    def __init__(self, grads: list[Any]) -> None:
+        self.grads = grads
+
+    def __add__(self, other: _Multi) -> _Multi:
+        out = list(self.grads)
+        for k, g in enumerate(other.grads):
+            if g is not None:
+                out[k] = g if out[k] is None else out[k] + g
+        return _Multi(out)
+
+
+def _fit(g: Any, nxt: Node, nr: int, tensor_mode: bool) -> Any:
+    """Sum a gradient down to its input's shape (undo broadcasting) and cast to its dtype;
+    for a multi-output node, place it in its output's slot."""
+    shape, npd = nxt._shape, nxt._npd
+    multi = shape is MULTI
+    if multi:
+        shape, npd = npd[nr]
+    if tensor_mode:
+        if g._data.shape != shape:
+            g = TT.sum_to(g, shape)
+        if g._data.dtype != npd:
+            from detachviz.engine.tensor import _BY_NP
+
+            g = g.to(_BY_NP[npd])
+    else:
+        if g.shape != shape:
+            g = NP.sum_to(g, shape)
+        if g.dtype != npd:
+            g = np.asarray(g).astype(npd)
+    if multi:
+        slots: list[Any] = [None] * len(nxt._npd)
+        slots[nr] = g
+        return _Multi(slots)
+    return g
+
+
+def _to_tensor(g: Any, tensor_mode: bool) -> Tensor:
+    return g if tensor_mode else _wrap(np.asarray(g))
+
+
+def _run_pre_hooks(node: Node, g: Any, tensor_mode: bool) -> Any:
+    if type(g) is _Multi:
+        # hooks of a multi-output node's outputs see their own slot only
+        slots = list(g.grads)
+        for nr in range(len(slots)):
+            if slots[nr] is not None:
+                hooks = [h for h in node._pre_hooks if getattr(h, "output_nr", None) == nr]
+                if hooks:
+                    slots[nr] = _run_hook_list(hooks, slots[nr], tensor_mode)
+        return _Multi(slots)
+    return _run_hook_list(node._pre_hooks, g, tensor_mode)
+
+
+def _run_hook_list(hooks: list[Any], g: Any, tensor_mode: bool) -> Any:
+    retain = []
+    for h in list(hooks):
+        kind = type(h)
+        if kind is _TensorHook:
+            r = h.fn(_to_tensor(g, tensor_mode))
+            if r is not None:
+                g = r if tensor_mode else r._data
+        elif kind is _NodePreHook:
+            r = h.fn((_to_tensor(g, tensor_mode),))
+            if r is not None:
+                g = r[0] if tensor_mode else r[0]._data
+        elif kind is _RetainGradHook:
+            retain.append(h)
+    for h in retain:  # NOTE: retain_grad sees the gradient after every other tensor hook
+        t = h.ref()
+        if t is None:
+            continue
+        if t._grad is None:
+            t._grad = g.clone() if tensor_mode else _wrap(np.array(g, copy=True), t._dtype)
+        else:
+            t._grad = t._grad + (g if tensor_mode else _wrap(np.asarray(g), t._dtype))
+    return g
+
+
+def _accumulate(node: AccumulateGrad, g: Any, tensor_mode: bool) -> None:
+    var = node.variable
+    old = var._grad
+    if tensor_mode:
+        if old is None:
+            # NOTE: torch stores a copy made by copy_ (x.grad shows grad_fn=<CopyBackwards>)
+            new = _wrap(np.zeros_like(var._data), var._dtype)
+            var._grad = new.copy_(g) if g._requires_grad else g.detach().clone()
+        else:
+            var._grad = old + g
+        return
+    if old is None:
+        var._grad = _wrap(np.array(g, dtype=var._data.dtype, copy=True), var._dtype)
+    else:
+        # NOTE: torch accumulates in place when not building a graph (.grad keeps its id)
+        od = old._data
+        if od.flags.writeable and od.shape == np.shape(g):
+            np.add(od, g, out=od)
+        else:
+            var._grad = _wrap(od + g, old._dtype)
+
+
+def _needed(roots: list[Node], targets: set[Node]) -> set[Node]:
+    """Nodes from which some target is reachable (what autograd.grad must execute)."""
+    needed: set[Node] = set()
+    state: dict[Node, int] = {}
+    for r in roots:
+        if r in state:
+            continue
+        stack: list[tuple[Node, int]] = [(r, 0)]
+        state[r] = 1
+        while stack:
+            n, i = stack[-1]
+            nf = n.next_functions
+            if i < len(nf):
+                stack[-1] = (n, i + 1)
+                c = nf[i][0]
+                if c is not None and c not in state:
+                    state[c] = 1
+                    stack.append((c, 0))
+                continue
+            stack.pop()
+            if n in targets or any(e[0] in needed for e in nf if e[0] is not None):
+                needed.add(n)
+    return needed
+
+
+def run_backward(
+    roots: list[tuple[Node, Any]],
+    retain_graph: bool,
+    create_graph: bool,
+    capture: dict[Node, Any] | None = None,
+) -> None:
+    """Propagate gradients from `roots` ((node, grad) pairs) through the graph.
+
+    With `capture` (autograd.grad), gradients reaching the captured nodes are stored there,
+    leaves' `.grad` are left alone, and only nodes leading to a captured one run."""
+    tensor_mode = create_graph
+    deps: dict[Node, int] = {}
+    buffers: dict[Node, Any] = {}
+    for node, g in roots:
+        deps.setdefault(node, 0)
+        prev = buffers.get(node)
+        buffers[node] = g if prev is None else prev + g
+    stack = list(deps)
+    while stack:
+        n = stack.pop()
+        for e in n.next_functions:
+            c = e[0]
+            if c is None:
+                continue
+            k = deps.get(c)
+            if k is None:
+                deps[c] = 1
+                stack.append(c)
+            else:
+                deps[c] = k + 1
+    needed = None
+    if capture is not None:
+        needed = _needed([n for n, _ in roots], set(capture))
+    heap = [(-n._seq, n) for n in buffers if deps[n] == 0]
+    heapq.heapify(heap)
+    prev_mode = grad_mode._enabled
+    grad_mode._set(create_graph)
+    F = TT if tensor_mode else NP
+    # ops the rules run (create_graph) are backward work, not script ops: keep them out of
+    # the trace
+    recorder = trace.RECORDER
+    trace.RECORDER = None
+    try:
+        if capture is None and not tensor_mode:
+            _loop_np(heap, buffers, deps, retain_graph)
+            return
+        while heap:
+            node = _heappop(heap)[1]
+            g = buffers.pop(node, None)
+            if g is not None and node._pre_hooks:
+                g = _run_pre_hooks(node, g, tensor_mode)
+            if capture is not None and node in capture:
+                capture[node] = g
+            nf = node.next_functions
+            if type(node) is AccumulateGrad:
+                if g is not None and capture is None:
+                    _accumulate(node, g, tensor_mode)
+                if node._hooks:
+                    for h in node._hooks:
+                        h((), (_to_tensor(g, tensor_mode),) if g is not None else (None,))
+                continue
+            if g is None or (needed is not None and node not in needed):
+                grads = None
+            elif node._custom is not None:
+                grads = node._custom(node, g, tensor_mode)
+            else:
+                sv = node._saved
+                s = node._unpack(tensor_mode) if sv is None or sv else sv
+                a = node._attrs
+                vjps = node._vjps
+                grads = [None if e[0] is None else vjps[i](F, g, s, a) for i, e in enumerate(nf)]
+            if grads is not None:
+                if node._hooks:
+                    grads = _run_post_hooks(node, grads, g, tensor_mode)
+                if not retain_graph and node._saved:
+                    node._saved = None
+            i = -1
+            for e in nf:
+                i += 1
+                nxt = e[0]
+                if nxt is None:
+                    continue
+                if grads is not None:
+                    gi = grads[i]
+                    if gi is not None:
+                        if tensor_mode:
+                            if gi._data.shape != nxt._shape or gi._data.dtype != nxt._npd:
+                                gi = _fit(gi, nxt, e[1], True)
+                        elif gi.shape != nxt._shape or gi.dtype != nxt._npd:
+                            gi = _fit(gi, nxt, e[1], False)
+                        prev = buffers.get(nxt)
+                        buffers[nxt] = gi if prev is None else prev + gi
+                k = deps[nxt] - 1
+                deps[nxt] = k
+                if k == 0:
+                    _heappush(heap, (-nxt._seq, nxt))
+    finally:
+        grad_mode._set(prev_mode)
+        trace.RECORDER = recorder
+
+
+def _loop_np(
+    heap: list[Any], buffers: dict[Node, Any], deps: dict[Node, int], retain_graph: bool
+) -> None:
+    """The common case of `run_backward` (plain backward, no graph building), specialised:
+    same steps, fewer checks per node. Keep the two loops in step."""
+    F = NP
+    pop = buffers.pop
+    get = buffers.get
+    detached = DETACHED_INPLACE
+    T_ = Tensor
+    scalars = (float, int, bool)
+    # NOTE: a chain has one ready node at a time; it skips the heap (same order: the heap is
+    # only bypassed while it is empty)
+    ready = None
+    while True:
+        if ready is not None:
+            node = ready
+            ready = None
+        elif heap:
+            node = _heappop(heap)[1]
+        else:
+            break
+        g = pop(node, None)
+        if g is not None and node._pre_hooks:
+            g = _run_pre_hooks(node, g, False)
+        nf = node.next_functions
+        if node.__class__ is AccumulateGrad:
+            if g is not None:
+                _accumulate(node, g, False)
+            if node._hooks:
+                for h in node._hooks:
+                    h((), (_to_tensor(g, False),) if g is not None else (None,))
+            continue
+        if g is None:
+            grads = None
+        elif node._custom is not None:
+            grads = node._custom(node, g, False)
+        else:
+            sv = node._saved
+            if not sv:
+                s = node._unpack(False) if sv is None else sv
+            elif detached[0]:
+                s = node._unpack(False)
+            else:
+                # node._unpack inlined for the common case; any doubt goes to _unpack, which
+                # raises torch's errors
+                vers = node._versions
+                s = []
+                for k in range(len(sv)):
+                    t = sv[k]
+                    c = t.__class__
+                    if c is T_ or c is SavedOutput:
+                        vc = t._vc
+                        if (0 if vc is None else vc.v) != vers[k]:
+                            s = node._unpack(False)
+                            break
+                        s.append(t._data)
+                    elif t is None or c in scalars:
+                        s.append(t)
+                    else:
+                        s = node._unpack(False)
+                        break
+            vjps = node._vjps
+            a = node._attrs
+            if len(nf) == 1:
+                grads = (vjps[0](F, g, s, a),)
+            else:
+                grads = [None if e[0] is None else vjps[i](F, g, s, a) for i, e in enumerate(nf)]
+            if node._hooks:
+                grads = _run_post_hooks(node, grads, g, False)
+            if sv and not retain_graph:
+                node._saved = None
+        i = -1
+        for e in nf:
+            i += 1
+            nxt = e[0]
+            if nxt is None:
+                continue
+            if grads is not None:
+                gi = grads[i]
+                if gi is not None:
+                    if gi.shape != nxt._shape or gi.dtype != nxt._npd:
+                        gi = _fit(gi, nxt, e[1], False)
+                    prev = get(nxt)
+                    buffers[nxt] = gi if prev is None else prev + gi
+            k = deps[nxt] - 1
+            deps[nxt] = k
+            if k == 0:
+                if ready is None and not heap:
+                    ready = nxt
+                else:
+                    if ready is not None:
+                        _heappush(heap, (-ready._seq, ready))
+                        ready = None
+                    _heappush(heap, (-nxt._seq, nxt))
+
+
+def apply_node(node: Node, grads: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`grad_fn(*grads)`: run one node's rule on tensors, without touching the graph."""
+    g: Any = grads[0] if len(grads) == 1 else _Multi(list(grads))
+    prev = grad_mode._enabled
+    grad_mode._set(False)
+    try:
+        if node._custom is not None:
+            out = node._custom(node, g._data if len(grads) == 1 else g, False)
+        else:
+            s = node._unpack(False)
+            out = [
+                None if e[0] is None else node._vjps[i](NP, g._data, s, node._attrs)
+                for i, e in enumerate(node.next_functions)
+            ]
+    finally:
+        grad_mode._set(prev)
+    res = tuple(None if o is None else _wrap(np.array(o)) for o in out)
+    return res[0] if len(res) == 1 else res
+
+
+def _run_post_hooks(node: Node, grads: list[Any], g: Any, tensor_mode: bool) -> list[Any]:
+    for h in node._hooks:
+        gin = tuple(None if x is None else _to_tensor(x, tensor_mode) for x in grads)
+        r = h(gin, (_to_tensor(g, tensor_mode),))
+        if r is not None:
+            grads = [None if x is None else (x if tensor_mode else x._data) for x in r]
+    return grads
+
+
+def _as_tuple(x: Any) -> tuple[Any, ...]:
+    if x is None:
+        return ()
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _root_grads(
+    outputs: tuple[Tensor, ...], grad_outputs: tuple[Any, ...], create_graph: bool
+) -> list[tuple[Node, Any]]:
+    if len(grad_outputs) not in (0, len(outputs)):
+        raise RuntimeError(
+            f"grad requires one gradient per output: got {len(grad_outputs)} gradients and "
+            f"{len(outputs)} outputs"
+        )
+    roots = []
+    for i, t in enumerate(outputs):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"backward(): outputs must be Tensors, not {type(t).__name__}")
+        if not t._requires_grad:
+            raise RuntimeError(errors.NO_GRAD_FN.format(i))
+        g = grad_outputs[i] if grad_outputs else None
+        if g is None:
+            if t._data.size != 1:
+                raise RuntimeError(errors.IMPLICIT_SCALAR)
+            ga = np.ones_like(t._data)
+            gv: Any = _wrap(ga, t._dtype) if create_graph else ga
+        else:
+            if not isinstance(g, Tensor):
+                g = _wrap(np.asarray(g, dtype=t._data.dtype), t._dtype)
+            if g._data.shape != t._data.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
+                    f"output[{i}] has a shape of {t.shape}."
+                )
+            if create_graph:
+                gv = g
+            else:
+                gv = g._data if g._data.dtype == t._data.dtype else g._data.astype(t._data.dtype)
+        roots.append((_edge(t)[0], gv))
+    return roots
+
+
+def backward(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    grad_variables: Any = None,
+    inputs: Any = None,
+) -> None:
+    """torch.autograd.backward."""
+    outputs = _as_tuple(tensors)
+    if trace.RECORDER is not None:  # graph capture takes its roots from here
+        trace.RECORDER.record("backward", tuple(t for t in outputs if isinstance(t, Tensor)), ())
+    grads = _as_tuple(grad_tensors if grad_tensors is not None else grad_variables)
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _root_grads(outputs, grads, create_graph)
+    if inputs is not None:
+        ins = _as_tuple(inputs)
+        capture = {_edge(t)[0]: None for t in ins}
+        run_backward(roots, retain_graph, create_graph, capture)
+        for t in ins:
+            g = capture[_edge(t)[0]]
+            if g is not None and t._grad_fn is None:
+                _accumulate(t._accumulator(), g, create_graph)
+            elif g is not None:
+                t._grad = _to_tensor(g, create_graph) if t._grad is None else t._grad + g
+        return
+    run_backward(roots, retain_graph, create_graph)
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
+    materialize_grads: bool = False,
+) -> tuple[Tensor | None, ...]:
+    """torch.autograd.grad: gradients of outputs w.r.t. inputs, without touching `.grad`."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, "
+            "but got: allow_unused=False."
+        )
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    outs = _as_tuple(outputs)
+    ins = _as_tuple(inputs)
+    if trace.RECORDER is not None:
+        trace.RECORDER.record("autograd.grad", tuple(t for t in outs if isinstance(t, Tensor)), ())
+    if retain_graph is None:
+        retain_graph = create_graph
+    for t in ins:
+        if not t._requires_grad:
+            raise RuntimeError(errors.INPUT_NO_RG)
+    roots = _root_grads(outs, _as_tuple(grad_outputs), create_graph)
+    edges = [_edge(t) for t in ins]
+    capture: dict[Node, Any] = {e[0]: None for e in edges}
+    run_backward(roots, retain_graph, create_graph, capture)
+    result: list[Tensor | None] = []
+    for i, (t, e) in enumerate(zip(ins, edges)):
+        g = capture[e[0]]
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError(errors.UNUSED_INPUT.format(i))
+            result.append(_wrap(np.zeros_like(t._data), t._dtype) if materialize_grads else None)
+            continue
+        if create_graph:
+            result.append(g)
+        else:
+            result.append(_wrap(np.array(g, copy=True), t._dtype))
+    return tuple(result)
+
+
+__all__: Sequence[str] = ("backward", "grad", "run_backward")

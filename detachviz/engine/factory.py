@@ -1,0 +1,343 @@
+"""Tensor factories: torch.tensor (with its copy-construct warning), ones/zeros/full/arange/
+linspace/eye, the seeded random ones, *_like, from_numpy, and the legacy constructors."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine import dtype as dtypes
+from detachviz.engine import errors, trace
+from detachviz.engine.tensor import _BY_NP, Tensor, _init, _wrap
+
+_DEFAULT = dtypes.float32
+# NOTE: values need not match torch's RNG, but runs must be reproducible: a fixed default seed.
+_rng = np.random.default_rng(0)
+
+
+_seed = 0
+
+
+def manual_seed(seed: int) -> Any:
+    """torch.manual_seed: reseed the generator behind rand/randn/randint/randperm/normal."""
+    global _rng, _seed
+    _seed = int(seed)
+    _rng = np.random.default_rng(_seed)
+    return Generator(_seed)
+
+
+def initial_seed() -> int:
+    return _seed
+
+
+seed = manual_seed
+
+
+class Generator:
+    def __init__(self, seed: int) -> None:
+        self._seed = seed
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+
+def _leaf(data: np.ndarray, dtype: dtypes.dtype, requires_grad: bool) -> Tensor:
+    t = object.__new__(Tensor)
+    _init(t, data, dtype)
+    if requires_grad:
+        if not dtype.is_floating_point:
+            raise RuntimeError(errors.INT_REQUIRES_GRAD_FACTORY)
+        t._requires_grad = True
+    return t
+
+
+def _sizes(size: tuple[Any, ...]) -> tuple[int, ...]:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    out = []
+    for s in size:
+        if isinstance(s, Tensor):
+            s = int(s)
+        if not isinstance(s, (int, np.integer)):
+            raise TypeError(
+                f"ones(): argument 'size' (position 1) must be tuple of ints, but found element "
+                f"of type {type(s).__name__} at pos {len(out)}"
+            )
+        out.append(int(s))
+    return tuple(out)
+
+
+def _infer(data: Any) -> tuple[np.ndarray, dtypes.dtype]:
+    """numpy values and torch's inferred dtype for python/numpy data."""
+    if isinstance(data, np.ndarray):
+        return data, dtypes.from_numpy(data.dtype)
+    if isinstance(data, np.generic):
+        arr = np.asarray(data)
+        return arr, dtypes.from_numpy(arr.dtype)
+    try:
+        arr = np.array(_unwrap(data))
+    except ValueError:
+        raise _ragged_error(data) from None
+    k = arr.dtype.kind
+    if k == "f":
+        return arr, _DEFAULT
+    if k in "iu":
+        return arr, dtypes.int64
+    if k == "b":
+        return arr, dtypes.bool_
+    if arr.size == 0 and arr.dtype == np.float64:
+        return arr, _DEFAULT
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _ragged_error(data: Any) -> ValueError:
+    """torch's error for nested lists of unequal lengths."""
+    level = [data]
+    dim = 0
+    while level:
+        seqs = [x for x in level if isinstance(x, (list, tuple))]
+        if not seqs:
+            break
+        want = len(seqs[0])
+        for x in level:
+            got = len(x) if isinstance(x, (list, tuple)) else None
+            if got != want:
+                if got is None:
+                    return ValueError(
+                        f"expected sequence of length {want} at dim {dim} (got {type(x).__name__})"
+                    )
+                return ValueError(f"expected sequence of length {want} at dim {dim} (got {got})")
+        level = [y for x in seqs for y in x]
+        dim += 1
+    return ValueError("could not build a tensor from ragged data")
+
+
+def _unwrap(data: Any) -> Any:
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_unwrap(d) for d in data]
+    return data
+
+
+def _copy_construct(
+    data: Any,
+    dtype: dtypes.dtype | None,
+    requires_grad: bool,
+    warn_name: str,
+    op_name: str,
+    default_dtype: dtypes.dtype | None = None,
+) -> Tensor:
+    if isinstance(data, Tensor):
+        warnings.warn(errors.COPY_CONSTRUCT_WARNING.format(warn_name), UserWarning, stacklevel=3)
+        dt = dtype or data._dtype
+        out = _leaf(np.array(data._data, dtype=dt.np, copy=True), dt, requires_grad)
+        if trace.RECORDER is not None:
+            trace.RECORDER.record(op_name, (data,), (out,), cut="copy")
+        return out
+    arr, dt = _infer(data)
+    if dtype is not None:
+        dt = dtype
+    elif default_dtype is not None:
+        dt = default_dtype
+    return _leaf(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
+
+
+def tensor(
+    data: Any,
+    dtype: dtypes.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:
+    """torch.tensor: always copies; a Tensor argument warns and gives a leaf copy."""
+    return _copy_construct(data, dtype, requires_grad, "torch.tensor", "tensor")
+
+
+def as_tensor(data: Any, dtype: dtypes.dtype | None = None, device: Any = None) -> Tensor:
+    if isinstance(data, Tensor):
+        return data if dtype is None or dtype is data._dtype else data.to(dtype)
+    if isinstance(data, np.ndarray) and (dtype is None or dtype.np == data.dtype):
+        return from_numpy(data)
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing memory with `array` (float64 stays float64)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    dt = dtypes.from_numpy(array.dtype)
+    t = object.__new__(Tensor)
+    _init(t, array, dt)
+    return t
+
+
+def _factory(fill: Any) -> Any:
+    def make(
+        *size: Any,
+        dtype: dtypes.dtype | None = None,
+        device: Any = None,
+        requires_grad: bool = False,
+        layout: Any = None,
+        out: Any = None,
+        pin_memory: bool = False,
+        memory_format: Any = None,
+        generator: Any = None,
+    ) -> Tensor:
+        dt = dtype or _DEFAULT
+        return _leaf(fill(_sizes(size), dt.np), dt, requires_grad)
+
+    return make
+
+
+ones = _factory(lambda s, d: np.ones(s, dtype=d))
+zeros = _factory(lambda s, d: np.zeros(s, dtype=d))
+empty = _factory(lambda s, d: np.zeros(s, dtype=d))  # NOTE: zeros, so runs stay deterministic
+rand = _factory(lambda s, d: _rng.random(s).astype(d))
+randn = _factory(lambda s, d: _rng.standard_normal(s).astype(d))
+
+
+def full(
+    size: Any,
+    fill_value: Any,
+    *,
+    dtype: dtypes.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    if dtype is None:
+        dtype = _infer(fill_value)[1] if not isinstance(fill_value, Tensor) else fill_value._dtype
+    return _leaf(np.full(_sizes((size,)), fill_value, dtype=dtype.np), dtype, requires_grad)
+
+
+def randint(
+    low: int,
+    high: int | None = None,
+    size: Any = None,
+    *,
+    dtype: dtypes.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+    generator: Any = None,
+) -> Tensor:
+    if size is None:
+        low, high, size = 0, low, high
+    dt = dtype or dtypes.int64
+    return _leaf(_rng.integers(low, high, _sizes((size,))).astype(dt.np), dt, requires_grad)
+
+
+def randperm(n: int, *, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
+    dt = dtype or dtypes.int64
+    return _leaf(_rng.permutation(n).astype(dt.np), dt, requires_grad)
+
+
+def normal(mean: float = 0.0, std: float = 1.0, size: Any = None, **kw: Any) -> Tensor:
+    dt = kw.get("dtype") or _DEFAULT
+    return _leaf((_rng.standard_normal(_sizes((size,))) * std + mean).astype(dt.np), dt, False)
+
+
+def arange(
+    start: Any,
+    end: Any = None,
+    step: Any = 1,
+    *,
+    dtype: dtypes.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if dtype is None:
+        dtype = _DEFAULT if any(isinstance(v, float) for v in vals) else dtypes.int64
+    data = np.arange(
+        vals[0], vals[1], vals[2], dtype=np.float64 if dtype.is_floating_point else np.int64
+    )
+    return _leaf(data.astype(dtype.np), dtype, requires_grad)
+
+
+def linspace(
+    start: float,
+    end: float,
+    steps: int,
+    *,
+    dtype: dtypes.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    dt = dtype or _DEFAULT
+    return _leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
+
+
+def eye(
+    n: int,
+    m: int | None = None,
+    *,
+    dtype: dtypes.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    dt = dtype or _DEFAULT
+    return _leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
+
+
+def _like(fill: Any) -> Any:
+    def make(
+        x: Tensor,
+        *args: Any,
+        dtype: dtypes.dtype | None = None,
+        device: Any = None,
+        requires_grad: bool = False,
+        memory_format: Any = None,
+        layout: Any = None,
+    ) -> Tensor:
+        dt = dtype or x._dtype
+        return _leaf(fill(x._data.shape, dt.np, *args), dt, requires_grad)
+
+    return make
+
+
+zeros_like = _like(lambda s, d: np.zeros(s, dtype=d))
+ones_like = _like(lambda s, d: np.ones(s, dtype=d))
+empty_like = _like(lambda s, d: np.zeros(s, dtype=d))
+full_like = _like(lambda s, d, v: np.full(s, v, dtype=d))
+rand_like = _like(lambda s, d: _rng.random(s).astype(d))
+randn_like = _like(lambda s, d: _rng.standard_normal(s).astype(d))
+
+
+def legacy_new(
+    cls: type, dtype: dtypes.dtype, args: Sequence[Any], kwargs: dict[str, Any]
+) -> Tensor:
+    """torch.Tensor(...) / torch.FloatTensor(...): from data, from sizes, or empty."""
+    if len(args) == 1 and not isinstance(args[0], (int, np.integer)):
+        data = args[0]
+        if isinstance(data, Tensor):
+            return data
+        arr = np.array(_unwrap(data), dtype=dtype.np)
+    elif args:
+        arr = np.zeros(_sizes(tuple(args)), dtype=dtype.np)
+    else:
+        arr = np.zeros((0,), dtype=dtype.np)
+    t = object.__new__(cls)
+    _init(t, arr, dtype)
+    return t
+
+
+def legacy_type(name: str, dt: dtypes.dtype) -> type:
+    """A legacy constructor class (`torch.FloatTensor`): calling it builds a Tensor of `dt`;
+    `isinstance(t, torch.FloatTensor)` checks the dtype."""
+
+    class _Meta(type):
+        def __instancecheck__(cls, obj: Any) -> bool:
+            return isinstance(obj, Tensor) and obj._dtype is dt
+
+        def __call__(cls, *args: Any, **kwargs: Any) -> Tensor:
+            return legacy_new(Tensor, dt, args, kwargs)
+
+    return _Meta(name, (), {"_legacy_dtype": dt, "dtype": dt})
+
+
+__all__ = ["tensor", "ones", "zeros", "_BY_NP", "_wrap"]

@@ -1,0 +1,507 @@
+"""Forward-mode AD (`torch.autograd.forward_ad`): the dual level, dual tensors, the JVP table.
+
+How tangents flow: while a dual level is active, `ops._FW` points at this module's hooks and
+every forward helper in ops.py (`_apply`, `_unary`, `_binary`, `_view`, `_inplace`) calls
+`op()` or `inplace()` here; with no level active that costs one `if`. A node class carries its
+JVP rules as `_jvp`: one rule per input, `rule(t, p, out, a)` -> that input's contribution to
+the output tangent, from its tangent `t` (a numpy array), all primals `p` (arrays or python
+numbers), the output values `out` and the node's attributes `a`; None for an input the output
+does not depend on differentiably. An op with any number of inputs (cat, stack) gives one
+function `jvp(tangents, p, out, a)` instead. The engine sums the contributions of the inputs
+that have a tangent and broadcasts and casts the sum to the output once (rules never
+unbroadcast); for view ops it keeps the rule's numpy view, so a view's tangent aliases its
+base's tangent as in torch. Tangents are plain Tensors without history (forward-over-reverse
+is not modelled).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import namedtuple
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine import ops
+from detachviz.engine.node import Node, node_class
+from detachviz.engine.tensor import Tensor, _wrap
+
+__all__ = [
+    "UnpackedDualTensor",
+    "dual_level",
+    "enter_dual_level",
+    "exit_dual_level",
+    "make_dual",
+    "unpack_dual",
+]
+
+_current_level = -1
+# every tensor given a tangent at the current level; their tangents are deleted on exit
+_LIVE: weakref.WeakSet[Tensor] = weakref.WeakSet()
+
+NO_LEVEL = (
+    "Trying to create a dual Tensor for forward AD but no level exists, make sure to "
+    "enter_dual_level() first."
+)
+NESTED = "Nested forward mode AD is not supported at the moment"
+ALREADY_DUAL = (
+    "Making a dual Tensor based on a Tensor that already has a forward gradient at the same "
+    "level 0 is not supported."
+)
+EXIT_NOT_LAST = (
+    "Trying to exit a forward AD level that was not the last one that was created. This is not "
+    "supported."
+)
+BAD_LEVEL = "Dual level must be a positive number."
+
+
+# --------------------------------------------------------------------------------------------
+# the public API (torch/autograd/forward_ad.py)
+# --------------------------------------------------------------------------------------------
+def enter_dual_level() -> int:
+    """Enter the (single) dual level; return its number, 0."""
+    global _current_level
+    if _current_level >= 0:
+        raise RuntimeError(NESTED)
+    _current_level = 0
+    ops._FW = _HOOKS
+    return _current_level
+
+
+def exit_dual_level(*, level: int | None = None) -> None:
+    """Leave the dual level: every tangent made in it is deleted."""
+    global _current_level
+    if level is None:
+        level = _current_level
+    if level != _current_level:
+        raise RuntimeError(EXIT_NOT_LAST)
+    if level < 0:
+        raise RuntimeError(BAD_LEVEL)
+    for t in list(_LIVE):
+        t._fw_tangent = None
+    _LIVE.clear()
+    ops._FW = None
+    _current_level = level - 1
+
+
+class dual_level:  # noqa: N801 - torch's name
+    """Context manager (and decorator) entering and exiting the dual level."""
+
+    def __enter__(self) -> int:
+        return enter_dual_level()
+
+    def __exit__(self, *exc: object) -> None:
+        exit_dual_level()
+
+    def __call__(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            with dual_level():
+                return fn(*args, **kwargs)
+
+        wrapped.__name__ = getattr(fn, "__name__", "wrapped")
+        wrapped.__doc__ = fn.__doc__
+        return wrapped
+
+
+_UnpackedDualTensor = namedtuple("_UnpackedDualTensor", ["primal", "tangent"])
+
+
+class UnpackedDualTensor(_UnpackedDualTensor):
+    """What unpack_dual returns: `(primal, tangent)` with those field names."""
+
+    __slots__ = ()
+
+
+UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
+
+# the primal unpack_dual returns is an alias whose backward torch names `Identity`
+IDENTITY = node_class("Identity", (lambda F, g, s, a: g,))
+IDENTITY._jvp = (None,)  # type: ignore[assignment]  # the primal carries no tangent
+
+
+def _check_level(level: int | None) -> int:
+    lvl = _current_level if level is None else level
+    if lvl != _current_level or lvl < 0:
+        raise RuntimeError(NO_LEVEL)
+    return lvl
+
+
+def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> Tensor:
+    """A view of `tensor` (same storage, backward-differentiable) carrying `tangent`."""
+    _check_level(level)
+    if not tensor._dtype.is_floating_point:
+        raise ValueError(
+            f"Expected primal to be floating point or complex, but got: {tensor.dtype}"
+        )
+    if not tangent._dtype.is_floating_point:
+        raise ValueError(
+            f"Expected tangent to be floating point or complex, but got: {tangent.dtype}"
+        )
+    if tensor._fw_tangent is not None:
+        raise RuntimeError(ALREADY_DUAL)
+    if tangent._data.shape != tensor._data.shape:
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            "original Tensor, this is not supported. Tensor is of size "
+            f"[{', '.join(map(str, tensor._data.shape))}] while the given forward gradient is of "
+            f"size [{', '.join(map(str, tangent._data.shape))}]."
+        )
+    shape = tensor._data.shape
+    out = ops._view(ops.VIEW, "make_dual", tensor, tensor._data.view(), (shape,))
+    # NOTE: torch stores the given tangent itself (unpack_dual(x).tangent is tangent), so
+    # in-place ops on the dual tensor also write into the caller's tangent tensor.
+    _set_tangent(out, tangent)
+    return out
+
+
+def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTensor:
+    """`(primal, tangent)`: the primal a view of `tensor`, the tangent None if it has none.
+    With no level active, returns `(tensor, None)`."""
+    lvl = _current_level if level is None else level
+    if lvl < 0:
+        return UnpackedDualTensor(tensor, None)
+    primal = ops._view(IDENTITY, "unpack_dual", tensor, tensor._data.view())
+    primal._fw_tangent = None
+    return UnpackedDualTensor(primal, tensor._fw_tangent)
+
+
+def _set_tangent(t: Tensor, tangent: Tensor) -> None:
+    t._fw_tangent = tangent
+    _LIVE.add(t)
+
+
+# --------------------------------------------------------------------------------------------
+# propagation: the hooks ops.py calls while a level is active (op, inplace, views)
+# --------------------------------------------------------------------------------------------
+def _tangents(ins: tuple[Any, ...]) -> list[Any] | None:
+    """The inputs' tangent arrays (None where absent), or None when no input has one."""
+    found = False
+    out: list[Any] = []
+    for x in ins:
+        t = x._fw_tangent if isinstance(x, Tensor) else None
+        if t is None:
+            out.append(None)
+        else:
+            out.append(t._data)
+            found = True
+    return out if found else None
+
+
+def _primals(ins: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(x._data if isinstance(x, Tensor) else x for x in ins)
+
+
+def _rules(cls: type[Node] | None, name: str) -> Any:
+    rules = None if cls is None else cls._jvp
+    if rules is None:
+        raise NotImplementedError(
+            f"Trying to use forward AD with {name} that does not support it because it has not "
+            "been implemented yet (detachviz has no JVP rule for it)."
+        )
+    return rules
+
+
+def _combine(rules: Any, tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> Any:
+    # NOTE: tangents follow IEEE like the primals (sqrt'(0) = inf), silently, as torch does
+    with np.errstate(all="ignore"):
+        if callable(rules):  # a whole-op rule (cat, stack: any number of inputs)
+            return rules(tans, p, out, a)
+        res = None
+        for rule, t in zip(rules, tans):
+            if rule is None or t is None:
+                continue
+            c = rule(t, p, out, a)
+            res = c if res is None else res + c
+    return res
+
+
+def _fresh(res: Any, out: np.ndarray, tans: list[Any]) -> np.ndarray:
+    """The tangent as an array of the output's shape and dtype that no one else holds (0 when
+    `res` is None): a rule's fresh result is kept, an input's tangent (identity rules) copied."""
+    if res is None:
+        return np.zeros(out.shape, dtype=out.dtype)
+    if type(res) is np.ndarray and res.shape == out.shape:
+        if res.dtype == out.dtype and res.flags.owndata and not any(res is t for t in tans):
+            return res
+        return res.astype(out.dtype)
+    return np.array(np.broadcast_to(res, out.shape), dtype=out.dtype)
+
+
+def op(cls: type[Node] | None, ins: tuple[Any, ...], out: Tensor, attrs: tuple[Any, ...]) -> None:
+    """Give `out` its tangent after an out-of-place op (`cls` None: not differentiable)."""
+    for x in ins:
+        if isinstance(x, Tensor) and x._fw_tangent is not None:
+            break
+    else:
+        return  # the common case inside a level: no input carries a tangent
+    if cls is None or not out._dtype.is_floating_point:
+        return
+    tans = _tangents(ins)
+    if tans is None:
+        return
+    rules = _rules(cls, cls._name)
+    od = out._data
+    res = _combine(rules, tans, _primals(ins), od, attrs)
+    if res is None:
+        return  # only non-differentiable inputs carry tangents (a mask, an index, ...)
+    if cls in _VIEWS and res.dtype == od.dtype:
+        # NOTE: a view's tangent is the same view of its input's tangent (torch aliases them:
+        # same storage, same version counter, `_base` the input tangent's base)
+        src = ins[0]._fw_tangent
+        tangent = _wrap(res, out._dtype)
+        tangent._storage = src._storage
+        tangent._vc = src._share_vc()
+        tangent._base = src if src._base is None else src._base
+    else:
+        tangent = _wrap(_fresh(res, od, tans), out._dtype)
+    _set_tangent(out, tangent)
+
+
+def inplace(
+    x: Tensor, cls: type[Node] | None, others: tuple[Any, ...], attrs: tuple[Any, ...], new: Any
+) -> None:
+    """Update x's tangent for an in-place op, called before `new` is written into x (so
+    `x._data` still holds the old primal). The tangent is written in place: views of x and
+    the tensor given to make_dual see it, as in torch."""
+    if cls is None or not x._dtype.is_floating_point:
+        return
+    ins = (x, *others)
+    tans = _tangents(ins)
+    if tans is None:
+        return
+    xd = x._data
+    res = _combine(_rules(cls, cls._name), tans, _primals(ins), np.asarray(new), attrs)
+    xt = x._fw_tangent
+    if xt is None:
+        xt = _zero_tangent(x)
+    elif not xt._data.flags.writeable:
+        return  # an expanded tangent: the primal write that follows raises torch's error
+    np.copyto(xt._data, np.broadcast_to(res, xd.shape) if res is not None else 0)
+
+
+def _zero_tangent(x: Tensor) -> Tensor:
+    """A zero tangent for x; for a view, the same view of (a zero tangent of) its base."""
+    base = x._base
+    if base is None:
+        t = _wrap(np.zeros_like(x._data), x._dtype)
+        _set_tangent(x, t)
+        return t
+    bt = base._fw_tangent
+    if bt is None:
+        bt = _zero_tangent(base)
+    return _alias(base, bt, x)
+
+
+def _elem_strides(a: np.ndarray) -> tuple[int, ...]:
+    return tuple(s // a.itemsize for s in a.strides)
+
+
+def _alias(src: Tensor, tangent: Tensor, view: Tensor) -> Tensor:
+    """Give `view` (a view of `src`) the same view of `src`'s tangent, located from its offset
+    and strides within `src`; the tangent is first given the primal's layout if they differ."""
+    sd, td = src._data, tangent._data
+    owner_t = tangent
+    if _elem_strides(sd) != _elem_strides(td):
+        # NOTE: the views then alias this relaid copy, not the tangent the caller holds
+        td = np.empty_like(sd, dtype=td.dtype)
+        td[...] = tangent._data
+        if _elem_strides(sd) != _elem_strides(td):
+            raise NotImplementedError(
+                "forward AD: this view of a tensor whose tangent has another memory layout is "
+                "not supported by detachviz"
+            )
+        owner_t = _wrap(td, tangent._dtype)
+    owner = td
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    t_start = td.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    vd = view._data
+    k = (vd.__array_interface__["data"][0] - sd.__array_interface__["data"][0]) // sd.itemsize
+    arr = np.ndarray(
+        vd.shape,
+        td.dtype,
+        buffer=owner,
+        offset=t_start + (k if vd.size else 0) * td.itemsize,
+        strides=tuple(e * td.itemsize for e in _elem_strides(vd)),
+    )
+    t = _wrap(arr, tangent._dtype)
+    t._storage = owner_t._storage
+    t._vc = owner_t._share_vc()
+    t._base = owner_t if owner_t._base is None else owner_t._base
+    _set_tangent(view, t)
+    return t
+
+
+def views(x: Tensor, outs: list[Tensor]) -> None:
+    """Tangents for the outputs of a multi-output view op (split, chunk, unbind): the same
+    views of x's tangent."""
+    xt = x._fw_tangent
+    if xt is None or not x._dtype.is_floating_point:
+        return
+    for out in outs:
+        _alias(x, xt, out)
+
+
+class _Hooks:
+    """What `ops._FW` points at while a level is active."""
+
+    op = staticmethod(op)
+    inplace = staticmethod(inplace)
+    views = staticmethod(views)
+
+
+_HOOKS = _Hooks()
+
+
+# --------------------------------------------------------------------------------------------
+# the JVP table for ops.py's node classes (new op modules set `_jvp` beside their node class)
+# --------------------------------------------------------------------------------------------
+def _alpha(t: Any, alpha: Any) -> Any:
+    return t if alpha == 1 else t * alpha
+
+
+def _pow0(t: Any, p: Any, out: Any, a: Any) -> Any:
+    e = a[0]
+    return t * 0 if e == 0 else t * (e * p[0] ** (e - 1))
+
+
+def _pow_base(t: Any, p: Any, out: Any, a: Any) -> Any:
+    x, e = p[0], p[1]
+    return np.where(e != 0, t * (e * x ** (e - 1)), 0)
+
+
+def _pow_exponent(t: Any, base: Any, e: Any, out: Any) -> Any:
+    # NOTE: as in the vjp, d/de base**e is taken as 0 where base == 0 and e >= 0 (not nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logb = np.log(base)
+    return np.where((np.asarray(base) == 0) & (np.asarray(e) >= 0), 0, t * out * logb)
+
+
+def _axes(dims: Any, nd: int) -> Any:
+    return tuple(d % nd for d in dims) if nd else None
+
+
+def _slice_index(dim: int, nd: int, item: Any) -> tuple[Any, ...]:
+    # the trailing Ellipsis keeps an integer index a (0-d) view instead of a numpy scalar copy
+    return (slice(None),) * (dim % nd) + (item, Ellipsis)
+
+
+def _index_put_self(t: Any, p: Any, out: Any, a: Any) -> Any:
+    r = np.array(t)
+    r[a[0]] = 0
+    return r
+
+
+def _index_put_values(t: Any, p: Any, out: Any, a: Any) -> Any:
+    r = np.zeros(out.shape, dtype=out.dtype)
+    r[a[0]] = t
+    return r
+
+
+def _embed(t: Any, out: Any, index: Any) -> Any:
+    r = np.zeros(out.shape, dtype=out.dtype)
+    r[index] = t
+    return r
+
+
+def _identity(t: Any, p: Any, out: Any, a: Any) -> Any:
+    return t
+
+
+def _reshape(t: Any, p: Any, out: Any, a: Any) -> Any:
+    return np.reshape(t, out.shape)
+
+
+_TABLE: dict[type[Node], tuple[Any, ...]] = {
+    ops.ADD: (_identity, lambda t, p, o, a: _alpha(t, a[0])),
+    ops.SUB: (_identity, lambda t, p, o, a: -_alpha(t, a[0])),
+    ops.RSUB: (lambda t, p, o, a: -_alpha(t, a[0]),),
+    ops.MUL: (lambda t, p, o, a: t * p[1], lambda t, p, o, a: p[0] * t),
+    ops.DIV: (lambda t, p, o, a: t / p[1], lambda t, p, o, a: -t * o / p[1]),
+    ops.NEG: (lambda t, p, o, a: -t,),
+    ops.RECIPROCAL: (lambda t, p, o, a: -t * o * o,),
+    ops.POW0: (_pow0,),
+    ops.POW1: (_pow_base, lambda t, p, o, a: _pow_exponent(t, p[0], p[1], o)),
+    ops.POW2: (lambda t, p, o, a: _pow_exponent(t, a[0], p[0], o),),
+    ops.ABS: (lambda t, p, o, a: t * np.sign(p[0]),),
+    ops.EXP: (lambda t, p, o, a: t * o,),
+    ops.LOG: (lambda t, p, o, a: t / p[0],),
+    ops.SQRT: (lambda t, p, o, a: t / (2 * o),),
+    ops.SIN: (lambda t, p, o, a: t * np.cos(p[0]),),
+    ops.COS: (lambda t, p, o, a: -t * np.sin(p[0]),),
+    ops.TANH: (lambda t, p, o, a: t * (1 - o * o),),
+    ops.SIGMOID: (lambda t, p, o, a: t * (1 - o) * o,),
+    # NOTE: relu's derivative at 0 is 0, as in its vjp
+    ops.RELU: (lambda t, p, o, a: np.where(o > 0, t, 0),),
+    ops.CLAMP: (lambda t, p, o, a: np.where(ops._clamp_mask(p[0], a[0], a[1]), t, 0),),
+    ops.CLONE: (_identity,),
+    ops.TOCOPY: (_identity,),
+    # copy_: the destination's old tangent is overwritten (zero-filled if src has none)
+    ops.COPY: (None, _identity),
+    ops.ZERO: (None,),
+    ops.FILL: (None,),
+    ops.FILL3: (None, _identity),
+    ops.INDEX_PUT: (_index_put_self, _index_put_values),
+    ops.SUM0: (lambda t, p, o, a: np.sum(t),),
+    ops.SUM1: (lambda t, p, o, a: np.sum(t, axis=_axes(a[0], t.ndim), keepdims=a[1]),),
+    ops.MEAN0: (lambda t, p, o, a: np.mean(t),),
+    ops.MEAN1: (lambda t, p, o, a: np.mean(t, axis=_axes(a[0], t.ndim), keepdims=a[1]),),
+    ops.MM: (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t),
+    ops.MV: (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t),
+    ops.DOT: (lambda t, p, o, a: np.dot(t, p[1]), lambda t, p, o, a: np.dot(p[0], t)),
+    ops.BMM: (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t),
+    ops.ADDMM: (
+        lambda t, p, o, a: _alpha(t, a[1]),
+        lambda t, p, o, a: _alpha(t @ p[2], a[0]),
+        lambda t, p, o, a: _alpha(p[1] @ t, a[0]),
+    ),
+    ops.INDEX: (lambda t, p, o, a: t[a[0]],),
+    # the select/slice backward ops that create_graph builds
+    ops.EMBED: (lambda t, p, o, a: _embed(t, o, a[0]),),
+    ops.EMBED_BACK: (lambda t, p, o, a: t[a[1]],),
+    # views: the rule returns a numpy view of the input's tangent
+    ops.VIEW: (_reshape,),
+    ops.UNSAFE_VIEW: (_reshape,),
+    ops.SQUEEZE0: (_reshape,),
+    ops.SQUEEZE1: (_reshape,),
+    ops.SQUEEZE4: (_reshape,),
+    ops.T: (lambda t, p, o, a: t.T,),
+    ops.TRANSPOSE: (lambda t, p, o, a: np.swapaxes(t, a[0], a[1]),),
+    ops.PERMUTE: (lambda t, p, o, a: np.transpose(t, a[0]),),
+    ops.EXPAND: (lambda t, p, o, a: np.broadcast_to(t, o.shape),),
+    ops.UNSQUEEZE: (lambda t, p, o, a: np.expand_dims(t, a[0] % o.ndim),),
+    ops.SELECT: (lambda t, p, o, a: t[_slice_index(a[0], t.ndim, a[1])],),
+    ops.SLICE: (lambda t, p, o, a: t[_slice_index(a[0], t.ndim, slice(a[1], a[2], a[3]))],),
+    ops.ALIAS: (lambda t, p, o, a: t.view(),),
+}
+# the classes whose rule returns a view of the input's tangent (kept, never copied)
+_VIEWS = frozenset(
+    (
+        ops.VIEW,
+        ops.UNSAFE_VIEW,
+        ops.SQUEEZE0,
+        ops.SQUEEZE1,
+        ops.SQUEEZE4,
+        ops.T,
+        ops.TRANSPOSE,
+        ops.PERMUTE,
+        ops.EXPAND,
+        ops.UNSQUEEZE,
+        ops.SELECT,
+        ops.SLICE,
+        ops.ALIAS,
+    )
+)
+
+
+def register(cls: type[Node], rules: tuple[Any, ...], *, view: bool = False) -> None:
+    """Set `cls`'s JVP rules (one per input); `view=True` keeps the rule's result aliased."""
+    cls._jvp = rules  # type: ignore[assignment]
+    if view:
+        global _VIEWS
+        _VIEWS = _VIEWS | {cls}
+
+
+for _cls, _rules_row in _TABLE.items():
+    _cls._jvp = _rules_row  # type: ignore[assignment]

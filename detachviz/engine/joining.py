@@ -1,0 +1,279 @@
+"""Joining and selecting ops: cat/concat, stack, where, masked_fill and bmm, with their backward
+nodes (CatBackward0, StackBackward0, WhereBackward0, MaskedFillBackward0/1, BmmBackward0) and
+JVP rules.
+
+cat and stack take any number of inputs, so their backward is a `_custom` function (one
+gradient per input: a slice or a select of `g`, written with indexing so it runs on numpy
+arrays and, for create_graph, on Tensors) and their JVP a whole-op function.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine import dtype as dtypes
+from detachviz.engine import ops
+from detachviz.engine.node import Node, node_class
+from detachviz.engine.ops import _apply
+from detachviz.engine.tensor import Tensor
+
+
+def _sizes_str(shape: tuple[int, ...]) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _dim(dim: Any, nd: int) -> int:
+    d = operator.index(dim)
+    if not -max(nd, 1) <= d < max(nd, 1):
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, "
+            f"{max(nd, 1) - 1}], but got {d})"
+        )
+    return d % max(nd, 1)
+
+
+def _tensors(name: str, tensors: Any) -> tuple[Tensor, ...]:
+    if isinstance(tensors, Tensor) or not isinstance(tensors, Sequence):
+        raise TypeError(
+            f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+            f"{type(tensors).__name__}"
+        )
+    if not tensors:
+        raise ValueError(f"torch.{name}(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
+            )
+    return tuple(tensors)
+
+
+def _common_dtype(tensors: tuple[Tensor, ...]) -> dtypes.dtype:
+    dt = tensors[0]._dtype
+    for t in tensors[1:]:
+        dt = ops._promote_pair(dt, t._dtype)
+    return dt
+
+
+# --------------------------------------------------------------------------------------------
+# cat
+# --------------------------------------------------------------------------------------------
+def _skipped(shape: tuple[int, ...], nd: int) -> bool:
+    # NOTE: torch still accepts (and skips) legacy 1-D empty tensors next to higher-rank ones
+    return shape == (0,) and nd != 1
+
+
+def _cat_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
+    dim, sizes = node._attrs
+    nd = max(len(s) for s in sizes)
+    out: list[Any] = []
+    start = 0
+    for (fn, _), shape in zip(node.next_functions, sizes):
+        if _skipped(shape, nd):
+            out.append(None)
+            continue
+        n = shape[dim]
+        out.append(None if fn is None else g[(slice(None),) * dim + (slice(start, start + n),)])
+        start += n
+    return out
+
+
+def _cat_jvp(tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> Any:
+    nd = out.ndim
+    parts = [
+        np.zeros(np.shape(x), out.dtype) if t is None else t
+        for t, x in zip(tans, p)
+        if not _skipped(np.shape(x), nd)
+    ]
+    return np.concatenate(parts, axis=a[0])
+
+
+# attrs are (dim, sizes); torch exposes only `_saved_dim`
+CAT = node_class("CatBackward0", (), attrs=("dim",))
+CAT._custom = staticmethod(_cat_backward)  # type: ignore[assignment]
+CAT._jvp = _cat_jvp  # type: ignore[assignment]
+
+
+def cat(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
+    ts = _tensors("cat", tensors)
+    nd = max(t._data.ndim for t in ts)
+    real = [(i, t) for i, t in enumerate(ts) if not _skipped(t._data.shape, nd)]
+    if not real:
+        real = [(0, ts[0])]
+    if nd == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = _dim(dim, nd)
+    shape0 = real[0][1]._data.shape
+    for i, t in real:
+        s = t._data.shape
+        if len(s) != nd:
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {nd} and {len(s)}"
+            )
+        for k in range(nd):
+            if k != d and s[k] != shape0[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{shape0[k]} but got size {s[k]} for tensor number {i} in the list."
+                )
+    dt = _common_dtype(ts)
+    data = np.concatenate([t._data.astype(dt.np, copy=False) for _, t in real], axis=d)
+    sizes = tuple(t._data.shape for t in ts)
+    return _apply(CAT, "cat", ts, data, dt, (d, sizes))
+
+
+# --------------------------------------------------------------------------------------------
+# stack
+# --------------------------------------------------------------------------------------------
+def _stack_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
+    dim = node._attrs[0]
+    pre = (slice(None),) * dim
+    return [None if fn is None else g[pre + (i,)] for i, (fn, _) in enumerate(node.next_functions)]
+
+
+def _stack_jvp(tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> Any:
+    parts = [np.zeros(np.shape(x), out.dtype) if t is None else t for t, x in zip(tans, p)]
+    return np.stack(parts, axis=a[0])
+
+
+STACK = node_class("StackBackward0", (), attrs=("dim",))
+STACK._custom = staticmethod(_stack_backward)  # type: ignore[assignment]
+STACK._jvp = _stack_jvp  # type: ignore[assignment]
+
+
+def stack(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
+    ts = _tensors("stack", tensors)
+    shape0 = ts[0]._data.shape
+    for i, t in enumerate(ts):
+        if t._data.shape != shape0:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {_sizes_str(shape0)} at "
+                f"entry 0 and {_sizes_str(t._data.shape)} at entry {i}"
+            )
+    d = _dim(dim, len(shape0) + 1)
+    dt = _common_dtype(ts)
+    data = np.stack([t._data.astype(dt.np, copy=False) for t in ts], axis=d)
+    return _apply(STACK, "stack", ts, data, dt, (d,))
+
+
+# --------------------------------------------------------------------------------------------
+# where
+# --------------------------------------------------------------------------------------------
+WHERE = node_class(
+    "WhereBackward0",
+    (
+        lambda F, g, s, a: F.where0(a[0]._data, g),
+        lambda F, g, s, a: F.where0(~a[0]._data, g),
+    ),
+    attrs=("condition",),
+)
+WHERE._jvp = (  # type: ignore[assignment]
+    lambda t, p, o, a: np.where(a[0]._data, t, 0),
+    lambda t, p, o, a: np.where(a[0]._data, 0, t),
+)
+
+
+def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:  # noqa: A002
+    """torch.where(cond, x, y); torch.where(cond) is cond.nonzero(as_tuple=True)."""
+    if input is None and other is None:
+        return tuple(
+            _apply(None, "nonzero", (condition,), np.asarray(i, np.int64), dtypes.int64)
+            for i in np.nonzero(condition._data)
+        )
+    if condition._dtype is not dtypes.bool_:
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{condition._dtype.legacy.replace('Tensor', '')}"
+        )
+    dt = ops.result_type(input, other)
+    xd = input._data if isinstance(input, Tensor) else input
+    yd = other._data if isinstance(other, Tensor) else other
+    data = np.where(condition._data, xd, yd).astype(dt.np, copy=False)
+    return _apply(WHERE, "where", (input, other), data, dt, (condition,))
+
+
+# --------------------------------------------------------------------------------------------
+# bmm (the node lives in ops.py: batched matmul decomposes into it)
+# --------------------------------------------------------------------------------------------
+def bmm(x: Tensor, y: Tensor) -> Tensor:
+    xd, yd = x._data, y._data
+    if xd.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if yd.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if xd.shape[0] != yd.shape[0] or xd.shape[2] != yd.shape[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{xd.shape[0]}, {xd.shape[2]}] but got: [{yd.shape[0]}, {yd.shape[1]}]."
+        )
+    if x._dtype is not y._dtype:
+        raise RuntimeError(
+            f"expected scalar type {x._dtype.legacy.replace('Tensor', '')} but found "
+            f"{y._dtype.legacy.replace('Tensor', '')}"
+        )
+    return _apply(ops.BMM, "bmm", (x, y), np.matmul(xd, yd), x._dtype)
+
+
+# --------------------------------------------------------------------------------------------
+# masked_fill / masked_fill_ (value a number: MaskedFillBackward0; a 0-dim tensor: ...1)
+# --------------------------------------------------------------------------------------------
+MASKED_FILL0 = node_class(
+    "MaskedFillBackward0", (lambda F, g, s, a: F.where0(~a[0]._data, g),), attrs=("mask",)
+)
+MASKED_FILL0._jvp = (lambda t, p, o, a: np.where(a[0]._data, 0, t),)  # type: ignore[assignment]
+MASKED_FILL1 = node_class(
+    "MaskedFillBackward1",
+    (
+        lambda F, g, s, a: F.where0(~a[0]._data, g),
+        lambda F, g, s, a: F.reshape(F.sum_to(F.where0(a[0]._data, g), ()), ()),
+    ),
+    attrs=("mask",),
+)
+MASKED_FILL1._jvp = (  # type: ignore[assignment]
+    lambda t, p, o, a: np.where(a[0]._data, 0, t),
+    lambda t, p, o, a: np.where(a[0]._data, t, 0),
+)
+
+
+def _mask_value(x: Tensor, mask: Tensor, value: Any) -> tuple[Any, Any, type[Node]]:
+    if not isinstance(mask, Tensor) or mask._dtype is not dtypes.bool_:
+        got = mask._dtype.name.replace("float32", "float") if isinstance(mask, Tensor) else mask
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {got}"
+        )
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value._data.ndim} dimension(s)."
+            )
+        return value._data, (value,), MASKED_FILL1
+    return value, (), MASKED_FILL0
+
+
+def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:
+    v, others, cls = _mask_value(x, mask, value)
+    data = np.where(mask._data, np.asarray(v).astype(x._data.dtype), x._data)
+    data = np.array(np.broadcast_to(data, x._data.shape))
+    return _apply(cls, "masked_fill", (x, *others), data, x._dtype, (mask,))
+
+
+def masked_fill_(x: Tensor, mask: Tensor, value: Any) -> Tensor:
+    v, others, cls = _mask_value(x, mask, value)
+    return ops._inplace(
+        x, "masked_fill_", cls, lambda a: np.where(mask._data, v, a), others, (mask,)
+    )
+
+
+def _install() -> None:
+    Tensor.where = lambda x, condition, y: where(condition, x, y)  # type: ignore[attr-defined]
+    Tensor.bmm = bmm  # type: ignore[attr-defined]
+    Tensor.masked_fill = masked_fill  # type: ignore[attr-defined]
+    Tensor.masked_fill_ = masked_fill_  # type: ignore[attr-defined]
+
+
+_install()

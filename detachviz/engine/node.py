@@ -1,0 +1,384 @@
+"""Backward nodes (`grad_fn` objects): one class per torch backward name, saved tensors, hooks.
+
+A node class is made by `node_class()` from a row of data: torch's exact name, the rule (one
+vjp per input), what it saves. Instances hold only `next_functions`, the saved tensors with
+their versions, non-tensor attributes and output metadata, all in `__slots__`.
+
+Reading what a node saved (for diagnosis): `node._saved_variables` is a tuple of
+`SavedVariable(tensor, name, saved_version, node)`; torch-style attributes `_saved_self`,
+`_saved_other`, `_saved_result`, `_saved_exponent`, ... are generated per class from the
+same row, so torchviz's `show_attrs` finds them with `dir()`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from detachviz.engine import errors
+
+_SCALARS = (int, float, bool)
+# set once any non-leaf is detach_()'d: until then the engine's fast path can skip the
+# "saved tensor detached in-place" check
+DETACHED_INPLACE = [False]
+# the `_shape` of a node with several outputs (split, unbind); its `_npd` then holds one
+# (shape, numpy dtype) pair per output
+MULTI = ("multi-output",)
+_seq = itertools.count()
+# NOTE: torch gives AccumulateGrad the highest priority in the ready queue; we order the queue
+# by -sequence number, so accumulators get numbers above every function node's.
+_acc_seq = itertools.count(1 << 62)
+
+
+class RemovableHandle:
+    """What register_hook returns: `.remove()` takes the hook out again."""
+
+    __slots__ = ("_hooks", "_hook", "id")
+
+    def __init__(self, hooks: list[Any], hook: Any) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        for i, h in enumerate(self._hooks):
+            if h is self._hook:
+                del self._hooks[i]
+                break
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+
+class SavedVariable:
+    """One tensor a node saved for backward: the tensor object, torch's name for it
+    ('self', 'other', 'result', 'exponent', 'mat2', ...) and its version when saved."""
+
+    __slots__ = ("tensor", "name", "saved_version", "node")
+
+    def __init__(self, tensor: Any, name: str, saved_version: int, node: Node) -> None:
+        self.tensor = tensor
+        self.name = name
+        self.saved_version = saved_version
+        self.node = node
+
+    def __repr__(self) -> str:
+        return f"<SavedVariable {self.name} of {self.node.name()} at version {self.saved_version}>"
+
+
+class SavedOutput:
+    """What a node keeps when it saves its own output: the values and the shared version
+    counter, but not the output tensor itself (that would be a reference cycle). Reads like
+    a tensor to the checks (`_data`, `_vc`, `_dtype`); `SavedVariable.tensor` and the
+    `_saved_result` attribute turn it into a real tensor whose grad_fn is the node."""
+
+    __slots__ = ("_data", "_vc", "_dtype", "_storage")
+    _grad_fn = None
+    _requires_grad = False
+    _x = None
+
+    def __init__(self, data: Any, vc: Any, dtype: Any, storage: Any) -> None:
+        self._data = data
+        self._vc = vc
+        self._dtype = dtype
+        self._storage = storage
+
+
+class Node:
+    """A backward function. Subclasses are made from data by `node_class()`.
+
+    Class-level data (the row): `_name`, `_vjps` (one `vjp(F, g, saved, attrs)` per input,
+    or None for an input with no gradient), `_save_names`, `_save_src` (input index per saved
+    tensor, -1 for the result), `_save_need` (bitmask of the inputs whose vjp uses it),
+    `_attr_names`.
+    """
+
+    __slots__ = (
+        "next_functions",
+        "_saved",
+        "_versions",
+        "_attrs",
+        "_shape",
+        "_npd",
+        "_pre_hooks",
+        "_hooks",
+        "_meta",
+        "_seq",
+        "__weakref__",
+    )
+    _name = "Node"
+    _vjps: tuple[Callable[..., Any] | None, ...] = ()
+    _save_names: tuple[str, ...] = ()
+    _save_src: tuple[int, ...] = ()
+    _save_need: tuple[int, ...] = ()
+    _attr_names: tuple[str, ...] = ()
+    _jvp: Callable[..., Any] | None = None  # forward-mode hook point (engine/forward_ad.py)
+    # a node whose backward is not a per-input vjp table (CopySlices) sets this function:
+    # `_custom(node, g, tensor_mode) -> list of gradients, one per next_functions entry`
+    _custom: Callable[..., Any] | None = None
+
+    def name(self) -> str:
+        return self._name
+
+    def __call__(self, *grads: Any) -> Any:
+        """Apply this backward function to output gradients (tensors), as torch allows."""
+        from detachviz.engine.autograd import apply_node
+
+        return apply_node(self, grads)
+
+    def __dir__(self) -> list[str]:
+        # NOTE: torchviz lists every attribute starting with `_saved_`; keep our own
+        # diagnosis tuple out of that listing so its labels match torch's.
+        return [k for k in super().__dir__() if k != "_saved_variables"]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        if self._meta is None:
+            self._meta = {}
+        return self._meta
+
+    def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """Post hook: `fn(grad_inputs, grad_outputs) -> tuple | None`."""
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(fn)
+        return RemovableHandle(self._hooks, fn)
+
+    def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """Pre hook: `fn(grad_outputs) -> tuple | None`."""
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        hook = _NodePreHook(fn)
+        self._pre_hooks.append(hook)
+        return RemovableHandle(self._pre_hooks, hook)
+
+    # -- saved tensors -------------------------------------------------------------------
+    @property
+    def _saved_variables(self) -> tuple[SavedVariable, ...]:
+        """The saved tensors as SavedVariable objects (built on demand; empty once freed)."""
+        saved = self._saved
+        if not saved:
+            return ()
+        out = []
+        for k, t in enumerate(saved):
+            if t is None:
+                continue
+            obj = self._value_of_saved(k)
+            out.append(SavedVariable(obj, self._save_names[k], self._versions[k], self))
+        return tuple(out)
+
+    def _value_of_saved(self, k: int) -> Any:
+        """The k-th saved value as a tensor object: the input itself, or for the result a
+        tensor aliasing it with this node as grad_fn (torch's unpack of a saved output)."""
+        from detachviz.engine.tensor import _scalar_tensor, _shadow_output
+
+        t = self._saved[k]
+        if t is None:
+            return None
+        if type(t) in _SCALARS:
+            return _scalar_tensor(t)
+        if self._save_src[k] < 0:
+            return _shadow_output(t, self)
+        return t
+
+    def _unpack(self, tensor_mode: bool) -> tuple[Any, ...]:
+        """The saved values for the rule, after torch's checks (freed, detached in-place,
+        version moved). numpy arrays in the fast mode, tensors when building a graph."""
+        saved = self._saved
+        if saved is None:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        if not saved:
+            return saved
+        if len(saved) == 1 and not tensor_mode:
+            # fast path: one saved tensor whose version did not move
+            t = saved[0]
+            if t is not None and type(t) not in _SCALARS:
+                vc = t._vc
+                if (0 if vc is None else vc.v) == self._versions[0] and (
+                    t._grad_fn is not None
+                    or self._save_src[0] < 0
+                    or _was_leaf(self.next_functions[self._save_src[0]][0])
+                ):
+                    return (t._data,)
+        out = []
+        versions = self._versions
+        for k, t in enumerate(saved):
+            if t is None or type(t) in _SCALARS:
+                out.append(t)
+                continue
+            vc = t._vc
+            cur = vc.v if vc is not None else 0
+            src = self._save_src[k]
+            if src >= 0 and t._grad_fn is None and not _was_leaf(self.next_functions[src][0]):
+                raise RuntimeError(errors.DETACHED_INPLACE)
+            if cur != versions[k]:
+                fn = self if src < 0 else t._grad_fn
+                msg = errors.inplace_message(t, None if fn is None else fn._name, cur, versions[k])
+                sv = SavedVariable(self._value_of_saved(k), self._save_names[k], versions[k], self)
+                raise errors.InplaceModifiedError(msg, sv, self)
+            if tensor_mode:
+                out.append(self._value_of_saved(k))
+            else:
+                out.append(t._data)
+        return tuple(out)
+
+    def _release(self) -> None:
+        if self._saved:
+            self._saved = None
+
+
+def _was_leaf(fn: Node | None) -> bool:
+    return fn is None or type(fn) is AccumulateGrad
+
+
+class _NodePreHook:
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+
+
+class AccumulateGrad(Node):
+    """The node that writes a leaf's `.grad`; one per leaf, cached on the tensor."""
+
+    __slots__ = ("variable",)
+    _name = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable: Any) -> None:
+        self.variable = variable
+        self.next_functions = ()
+        self._saved = ()
+        self._versions = ()
+        self._attrs = ()
+        self._shape = variable._data.shape
+        self._npd = variable._data.dtype
+        self._pre_hooks = None
+        self._hooks = None
+        self._meta = None
+        self._seq = next(_acc_seq)
+
+
+class _TensorHook:
+    """A tensor hook registered on a non-leaf (stored on its grad_fn, as torch does)."""
+
+    __slots__ = ("fn", "output_nr")
+
+    def __init__(self, fn: Callable[..., Any], output_nr: int) -> None:
+        self.fn = fn
+        self.output_nr = output_nr
+
+
+class _RetainGradHook:
+    """retain_grad(): copies the incoming gradient into the tensor's `.grad`; runs last."""
+
+    __slots__ = ("ref", "output_nr")
+
+    def __init__(self, tensor: Any) -> None:
+        self.ref = weakref.ref(tensor)
+        self.output_nr = tensor._output_nr
+
+
+_CLASSES: dict[str, type[Node]] = {}
+
+
+def _saved_prop(k: int) -> property:
+    def get(self: Node) -> Any:
+        if self._saved is None:
+            # freed: torch raises only for what was actually saved (inputs requiring grad
+            # decide that, and they are the non-None edges)
+            need = self._save_need[k]
+            mask = 0
+            for i, e in enumerate(self.next_functions):
+                if e[0] is not None:
+                    mask |= 1 << i
+            if need & mask:
+                raise RuntimeError(errors.BACKWARD_TWICE)
+            return None
+        if not self._saved:
+            return None
+        return self._value_of_saved(k)
+
+    return property(get)
+
+
+# NOTE: torch shows int64 dimension/index attributes as unsigned: dim=-1 reads 2**64 - 1.
+_UNSIGNED_ATTRS = frozenset({"dim", "dims", "dim0", "dim1", "index", "start", "end", "step"})
+
+
+def _u64(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return tuple(_u64(x) for x in v)
+    if isinstance(v, int) and not isinstance(v, bool) and v < 0:
+        return v + (1 << 64)
+    return v
+
+
+def _attr_prop(k: int, name: str) -> property:
+    unsigned = name in _UNSIGNED_ATTRS
+
+    def get(self: Node) -> Any:
+        v = self._attrs[k] if self._attrs else None
+        return _u64(v) if unsigned else v
+
+    return property(get)
+
+
+def node_class(
+    name: str,
+    vjps: tuple[Callable[..., Any] | None, ...],
+    saved: tuple[tuple[str, int, int], ...] = (),
+    attrs: tuple[str, ...] = (),
+    cls_name: str | None = None,
+    base: type[Node] = Node,
+) -> type[Node]:
+    """Make (once) the node class for torch's backward name `name`.
+
+    `vjps[i](F, g, s, a)` returns the gradient for input i from the incoming gradient `g`,
+    the unpacked saved values `s` (a tuple in `saved` order) and the attributes `a`.
+    `saved` rows are `(torch_name, source, need)`: source is the input index or -1 for the
+    result; `need` is the bitmask of inputs whose vjp reads it (saved only when one of those
+    inputs requires grad, as torch's generated code does).
+    """
+    if name in _CLASSES:
+        return _CLASSES[name]
+    ns: dict[str, Any] = {
+        "__slots__": (),
+        "_name": name,
+        "_vjps": vjps,
+        "_save_names": tuple(s[0] for s in saved),
+        "_save_src": tuple(s[1] for s in saved),
+        "_save_need": tuple(s[2] for s in saved),
+        "_attr_names": attrs,
+        "_savers": {},
+    }
+    for k, s in enumerate(saved):
+        ns["_saved_" + s[0]] = _saved_prop(k)
+    for k, a in enumerate(attrs):
+        ns["_saved_" + a] = _attr_prop(k, a)
+    cls = type(cls_name or name, (base,), ns)
+    cls.__module__ = "torch.autograd.graph" if cls_name else __name__
+    _CLASSES[name] = cls
+    return cls
+
+
+def new_node(cls: type[Node], edges: tuple[Any, ...], attrs: tuple[Any, ...] = ()) -> Node:
+    """A node with its edges set and nothing saved yet (saving is the op's job)."""
+    n = cls.__new__(cls)
+    n.next_functions = edges
+    n._saved = ()
+    n._versions = ()
+    n._attrs = attrs
+    n._shape = None
+    n._npd = None
+    n._pre_hooks = None
+    n._hooks = None
+    n._meta = None
+    n._seq = next(_seq)
+    return n

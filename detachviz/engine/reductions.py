@@ -1,0 +1,437 @@
+"""Value-selecting and normalizing reductions: max/min (all, along a dim, elementwise), amax/amin,
+argmax/argmin, softmax, log_softmax and logsumexp, with their backward nodes and JVP rules.
+
+Each node row sits beside its forward, like ops.py: vjps written once for numpy (`F = NP`) and
+Tensor (`F = TT`, create_graph) modes, and `_jvp` (forward_ad.py's per-input tangent rules).
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine import dtype as dtypes
+from detachviz.engine import ops
+from detachviz.engine.node import node_class
+from detachviz.engine.ops import NP, _apply, _norm_dims
+from detachviz.engine.tensor import Tensor, _wrap
+
+_long = dtypes.int64
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------------
+def _sum_keep(F: Any, g: Any, axes: tuple[int, ...]) -> Any:
+    """g summed over `axes`, keeping them (the one reduction the rules need in both modes)."""
+    if F is NP:
+        return np.sum(g, axis=axes, keepdims=True)
+    return g.sum(axes, keepdim=True)
+
+
+def _axes(dims: tuple[int, ...], nd: int) -> tuple[int, ...]:
+    return tuple(sorted({d % nd for d in dims})) if nd else ()
+
+
+def _keep_shape(sizes: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(1 if i in axes else s for i, s in enumerate(sizes))
+
+
+def _dim_error(nd: int, d: int) -> IndexError:
+    n = builtins.max(nd, 1)  # NOTE: this module's own `max` is torch.max
+    lo, hi = -n, n - 1
+    return IndexError(
+        f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})"
+    )
+
+
+def _one_dim(dim: Any, nd: int) -> int:
+    d = int(dim)
+    n = builtins.max(nd, 1)
+    if not -n <= d < n:
+        raise _dim_error(nd, d)
+    return d % nd if nd else 0
+
+
+def _floating_only(x: Tensor, kernel: str) -> None:
+    if not x._dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{_KERNEL_DTYPE.get(x._dtype.name, x._dtype.name)}'"
+        )
+
+
+_KERNEL_DTYPE = {"int64": "Long", "int32": "Int", "bool": "Bool", "int16": "Short", "uint8": "Byte"}
+
+
+# --------------------------------------------------------------------------------------------
+# max / min over everything: ties share the gradient evenly
+# --------------------------------------------------------------------------------------------
+def _evenly(F: Any, g: Any, s: Any, a: Any) -> Any:
+    # NOTE: the all-reduce max/min spreads the gradient evenly over tied maxima (torch's
+    # evenly_distribute_backward); the dim overloads pick one index instead.
+    mask = F.data(s[0]) == F.data(s[1])
+    return F.where0(mask, F.expand(g, mask.shape) / int(mask.sum()))
+
+
+def _evenly_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
+    mask = p[0] == out
+    return np.sum(np.where(mask, t, 0)) / mask.sum()
+
+
+MAX1 = node_class("MaxBackward1", (_evenly,), saved=(("self", 0, 1), ("result", -1, 1)))
+MIN1 = node_class("MinBackward1", (_evenly,), saved=(("self", 0, 1), ("result", -1, 1)))
+MAX1._jvp = MIN1._jvp = (_evenly_jvp,)  # type: ignore[assignment]
+
+
+# --------------------------------------------------------------------------------------------
+# max / min along a dim: (values, indices); the gradient goes to the selected index only
+# --------------------------------------------------------------------------------------------
+class _ReturnType(tuple):
+    """Base of torch.return_types.* namedtuples: prints as torch does."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        body = ",\n".join(f"{k}={v!r}" for k, v in zip(self._fields, self))  # type: ignore[attr-defined]
+        return f"torch.return_types.{type(self).__name__}(\n{body})"
+
+
+def _return_type(name: str) -> type:
+    cls = type(name, (_ReturnType, namedtuple(name, ["values", "indices"])), {"__slots__": ()})
+    cls.__module__ = "torch.return_types"
+    cls.__qualname__ = name
+    return cls
+
+
+max_type = _return_type("max")
+min_type = _return_type("min")
+
+
+def _onehot(sizes: tuple[int, ...], dim: int, idx: np.ndarray, keepdim: bool) -> np.ndarray:
+    """A bool mask of `sizes`, True where the reduction along `dim` picked its element."""
+    mask = np.zeros(sizes, dtype=bool)
+    if not sizes:
+        mask[()] = True
+        return mask
+    ik = idx if keepdim else np.expand_dims(idx, dim)
+    np.put_along_axis(mask, ik, True, axis=dim)
+    return mask
+
+
+def _select_back(F: Any, g: Any, s: Any, a: Any) -> Any:
+    dim, keepdim, idx, sizes = a
+    mask = _onehot(sizes, dim, idx._data, keepdim)
+    gk = F.reshape(g, _keep_shape(sizes, (dim,))) if sizes else g
+    return F.where0(mask, F.expand(gk, sizes))
+
+
+def _select_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
+    dim, keepdim, idx, sizes = a
+    if not sizes:
+        return t
+    ik = idx._data if keepdim else np.expand_dims(idx._data, dim)
+    r = np.take_along_axis(t, ik, axis=dim)
+    return r if keepdim else np.squeeze(r, dim)
+
+
+_SELECT_ATTRS = ("dim", "keepdim", "indices", "self_sym_sizes")
+MAX0 = node_class("MaxBackward0", (_select_back,), attrs=_SELECT_ATTRS)
+MIN0 = node_class("MinBackward0", (_select_back,), attrs=_SELECT_ATTRS)
+MAX0._jvp = MIN0._jvp = (_select_jvp,)  # type: ignore[assignment]
+
+
+def _reduce_dim(
+    x: Tensor, dim: Any, keepdim: bool, arg: Any, cls: Any, name: str, rtype: type
+) -> Any:
+    xd = x._data
+    d = _one_dim(dim, xd.ndim)
+    if xd.ndim and xd.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    if xd.ndim:
+        idx = arg(xd, axis=d, keepdims=keepdim).astype(np.int64)
+        ik = idx if keepdim else np.expand_dims(idx, d)
+        vals = np.take_along_axis(xd, ik, axis=d)
+        vals = vals if keepdim else np.squeeze(vals, d)
+    else:
+        idx, vals = np.array(0, dtype=np.int64), xd.copy()
+    indices = _wrap(idx, _long)
+    values = _apply(cls, name, (x,), vals, x._dtype, (d, keepdim, indices, xd.shape))
+    return rtype(values, indices)
+
+
+def _extreme(
+    fn: Any, arg: Any, cls_all: Any, cls_dim: Any, pair: Any, name: str, rtype: type
+) -> Any:
+    def op(x: Tensor, dim: Any = None, keepdim: bool = False, *, out: Any = None) -> Any:
+        if isinstance(dim, Tensor):
+            return pair(x, dim)
+        if dim is None:
+            if x._data.size == 0:
+                raise RuntimeError(
+                    f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                    "Specify the reduction dim with the 'dim' argument."
+                )
+            return _apply(cls_all, name, (x,), fn(x._data), x._dtype)
+        return _reduce_dim(x, dim, keepdim, arg, cls_dim, name, rtype)
+
+    op.__name__ = name
+    return op
+
+
+# --------------------------------------------------------------------------------------------
+# maximum / minimum (elementwise): ties split the gradient in half
+# --------------------------------------------------------------------------------------------
+def _pair_weights(x: Any, y: Any, wins: Any) -> Any:
+    # NOTE: where x == y each side gets half the gradient (torch's maximum/minimum backward)
+    return np.where(x == y, 0.5, np.where(wins(x, y), 1.0, 0.0))
+
+
+def _pair_rules(wins: Any) -> tuple[Any, ...]:
+    # saved in torch's order: s[0] is `other`, s[1] is `self`
+    def vx(F: Any, g: Any, s: Any, a: Any) -> Any:
+        w = _pair_weights(F.data(s[1]), F.data(s[0]), wins)
+        return g * F.const(w.astype(np.asarray(F.data(g)).dtype))
+
+    def vy(F: Any, g: Any, s: Any, a: Any) -> Any:
+        w = _pair_weights(F.data(s[0]), F.data(s[1]), wins)
+        return g * F.const(w.astype(np.asarray(F.data(g)).dtype))
+
+    return vx, vy
+
+
+MAXIMUM = node_class(
+    "MaximumBackward0", _pair_rules(np.greater), saved=(("other", 1, 3), ("self", 0, 3))
+)
+MINIMUM = node_class(
+    "MinimumBackward0", _pair_rules(np.less), saved=(("other", 1, 3), ("self", 0, 3))
+)
+MAXIMUM._jvp = (
+    lambda t, p, o, a: t * _pair_weights(p[0], p[1], np.greater),
+    lambda t, p, o, a: t * _pair_weights(p[1], p[0], np.greater),
+)  # type: ignore[assignment]
+MINIMUM._jvp = (
+    lambda t, p, o, a: t * _pair_weights(p[0], p[1], np.less),
+    lambda t, p, o, a: t * _pair_weights(p[1], p[0], np.less),
+)  # type: ignore[assignment]
+
+
+def maximum(x: Tensor, other: Tensor) -> Tensor:
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            f"maximum(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
+        )
+    return ops._binary(MAXIMUM, np.maximum, "maximum", x, other)
+
+
+def minimum(x: Tensor, other: Tensor) -> Tensor:
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            f"minimum(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
+        )
+    return ops._binary(MINIMUM, np.minimum, "minimum", x, other)
+
+
+max = _extreme(np.max, np.argmax, MAX1, MAX0, maximum, "max", max_type)  # noqa: A001
+min = _extreme(np.min, np.argmin, MIN1, MIN0, minimum, "min", min_type)  # noqa: A001
+
+
+# --------------------------------------------------------------------------------------------
+# amax / amin: along dims, ties share evenly within each slice
+# --------------------------------------------------------------------------------------------
+def _evenly_dims(F: Any, g: Any, s: Any, a: Any) -> Any:
+    dims, keepdim = a
+    x, out = F.data(s[0]), F.data(s[1])
+    axes = _axes(dims, x.ndim)
+    keep = _keep_shape(x.shape, axes)
+    mask = x == np.reshape(out, keep)
+    count = np.sum(mask, axis=axes, keepdims=True)
+    gk = F.reshape(g, keep)
+    return F.where0(
+        mask, F.expand(gk, x.shape) / F.const(count.astype(np.asarray(F.data(g)).dtype))
+    )
+
+
+def _evenly_dims_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
+    dims, keepdim = a
+    x = p[0]
+    axes = _axes(dims, x.ndim)
+    mask = x == np.reshape(out, _keep_shape(x.shape, axes))
+    r = np.sum(np.where(mask, t, 0), axis=axes, keepdims=keepdim)
+    return r / np.sum(mask, axis=axes, keepdims=keepdim)
+
+
+AMAX = node_class(
+    "AmaxBackward0",
+    (_evenly_dims,),
+    saved=(("self", 0, 1), ("result", -1, 1)),
+    attrs=("dim", "keepdim"),
+)
+AMIN = node_class(
+    "AminBackward0",
+    (_evenly_dims,),
+    saved=(("self", 0, 1), ("result", -1, 1)),
+    attrs=("dim", "keepdim"),
+)
+AMAX._jvp = AMIN._jvp = (_evenly_dims_jvp,)  # type: ignore[assignment]
+
+
+def _amaxmin(fn: Any, cls: Any, name: str) -> Any:
+    def op(x: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+        xd = x._data
+        dims = _norm_dims(dim, xd.ndim)
+        axes = _axes(dims, xd.ndim) if dims else tuple(range(xd.ndim))
+        data = fn(xd, axis=axes or None, keepdims=keepdim) if xd.ndim else xd.copy()
+        return _apply(cls, name, (x,), np.asarray(data), x._dtype, (axes, keepdim))
+
+    op.__name__ = name
+    return op
+
+
+amax = _amaxmin(np.max, AMAX, "amax")
+amin = _amaxmin(np.min, AMIN, "amin")
+
+
+# --------------------------------------------------------------------------------------------
+# argmax / argmin (not differentiable)
+# --------------------------------------------------------------------------------------------
+def _arg(fn: Any, name: str) -> Any:
+    def op(x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        xd = x._data
+        if dim is None:
+            if xd.size == 0:
+                raise RuntimeError(
+                    f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+                )
+            r = np.asarray(fn(xd.reshape(-1)), dtype=np.int64)
+            if keepdim:
+                r = r.reshape((1,) * xd.ndim)
+        else:
+            d = _one_dim(dim, xd.ndim)
+            r = fn(xd, axis=d, keepdims=keepdim).astype(np.int64) if xd.ndim else np.array(0)
+        return _apply(None, name, (x,), np.asarray(r, dtype=np.int64), _long)
+
+    op.__name__ = name
+    return op
+
+
+argmax = _arg(np.argmax, "argmax")
+argmin = _arg(np.argmin, "argmin")
+
+
+# --------------------------------------------------------------------------------------------
+# softmax, log_softmax, logsumexp
+# --------------------------------------------------------------------------------------------
+SOFTMAX = node_class(
+    "SoftmaxBackward0",
+    (lambda F, g, s, a: s[0] * (g - _sum_keep(F, g * s[0], (a[0],))),),
+    saved=(("result", -1, 1),),
+    attrs=("dim",),
+)
+SOFTMAX._jvp = (  # type: ignore[assignment]
+    lambda t, p, o, a: o * (t - np.sum(t * o, axis=a[0], keepdims=True)),
+)
+LOG_SOFTMAX = node_class(
+    "LogSoftmaxBackward0",
+    (lambda F, g, s, a: g - F.exp(s[0]) * _sum_keep(F, g, (a[0],)),),
+    saved=(("result", -1, 1),),
+    attrs=("dim",),
+)
+LOG_SOFTMAX._jvp = (  # type: ignore[assignment]
+    lambda t, p, o, a: t - np.sum(np.exp(o) * t, axis=a[0], keepdims=True),
+)
+
+
+def _normalized(x: Tensor, dim: Any, dtype: Any, cls: Any, name: str, log: bool) -> Tensor:
+    if dtype is not None:
+        x = ops._to_dtype(x, dtype)
+    _floating_only(x, f"{name}_lastdim_kernel_impl")
+    xd = x._data
+    d = _one_dim(dim, xd.ndim)
+    if xd.ndim == 0:
+        data = np.zeros_like(xd) if log else np.ones_like(xd)
+    else:
+        shifted = xd - np.max(xd, axis=d, keepdims=True)
+        e = np.exp(shifted)
+        ssum = np.sum(e, axis=d, keepdims=True)
+        data = shifted - np.log(ssum) if log else e / ssum
+    # NOTE: a 0-dim input reduces over "dim 0" of nothing; the node keeps torch's normalized dim
+    return _apply(cls, name, (x,), data.astype(xd.dtype, copy=False), x._dtype, (d,))
+
+
+def softmax(x: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+    if dim is None:
+        raise TypeError('softmax() missing 1 required positional arguments: "dim"')
+    return _normalized(x, dim, dtype, SOFTMAX, "softmax", False)
+
+
+def log_softmax(x: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+    if dim is None:
+        raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
+    return _normalized(x, dim, dtype, LOG_SOFTMAX, "log_softmax", True)
+
+
+def _lse_back(F: Any, g: Any, s: Any, a: Any) -> Any:
+    dims, keepdim = a
+    x, out = s[0], s[1]
+    shape = np.shape(F.data(x))
+    keep = _keep_shape(shape, _axes(dims, len(shape)))
+    return F.expand(F.reshape(g, keep), shape) * F.exp(x - F.reshape(out, keep))
+
+
+def _lse_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
+    dims, keepdim = a
+    x = p[0]
+    axes = _axes(dims, x.ndim)
+    w = np.exp(x - np.reshape(out, _keep_shape(x.shape, axes)))
+    return np.sum(t * w, axis=axes or None, keepdims=keepdim) if x.ndim else t * w
+
+
+LOGSUMEXP = node_class(
+    "LogsumexpBackward0",
+    (_lse_back,),
+    saved=(("self", 0, 1), ("result", -1, 1)),
+    attrs=("dim", "keepdim"),
+)
+LOGSUMEXP._jvp = (_lse_jvp,)  # type: ignore[assignment]
+
+
+def logsumexp(x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    if dim is None:
+        raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+    if not x._dtype.is_floating_point:
+        x = ops._to_dtype(x, dtypes.float32)  # NOTE: torch promotes integer inputs
+    xd = x._data
+    dims = _norm_dims(dim, xd.ndim)
+    axes = _axes(dims, xd.ndim) if dims else tuple(range(xd.ndim))
+    if xd.ndim == 0:
+        data = xd.copy()
+    else:
+        m = np.max(xd, axis=axes, keepdims=True)
+        m = np.where(np.isfinite(m), m, 0)
+        data = np.log(np.sum(np.exp(xd - m), axis=axes, keepdims=True)) + m
+        if not keepdim:
+            data = np.squeeze(data, axes)
+    return _apply(LOGSUMEXP, "logsumexp", (x,), data.astype(xd.dtype), x._dtype, (dims, keepdim))
+
+
+def _install() -> None:
+    for name, fn in (
+        ("max", max),
+        ("min", min),
+        ("maximum", maximum),
+        ("minimum", minimum),
+        ("amax", amax),
+        ("amin", amin),
+        ("argmax", argmax),
+        ("argmin", argmin),
+        ("softmax", softmax),
+        ("log_softmax", log_softmax),
+        ("logsumexp", logsumexp),
+    ):
+        setattr(Tensor, name, fn)
+
+
+_install()

@@ -1,0 +1,689 @@
+"""The Tensor: a numpy view over a shared storage, a shared version counter, autograd state.
+
+Ops (arithmetic, reductions, views, in-place) are defined in `engine/ops.py` and installed as
+methods on this class; this module owns the tensor's identity: storage and memory sharing
+(`detach()`, `.data`, views), versions, `requires_grad` / `is_leaf` / `.grad`, hooks,
+conversion to Python and numpy, and the repr.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine import dtype as dtypes
+from detachviz.engine import errors, grad_mode, trace
+from detachviz.engine import node as _node
+from detachviz.engine.node import (
+    AccumulateGrad,
+    Node,
+    RemovableHandle,
+    _RetainGradHook,
+    _TensorHook,
+)
+from detachviz.engine.size import Size
+
+_ndarray = np.ndarray
+_BY_NP = {d.np: d for d in dtypes.ALL}
+
+
+class VersionCounter:
+    """The in-place write counter; one object shared by a tensor, its views and detach()es."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v: int = 0) -> None:
+        self.v = v
+
+
+class _Meta:
+    """Rarely used per-tensor autograd state, kept off the hot path (None until needed)."""
+
+    __slots__ = (
+        "accumulator",
+        "retains_grad",
+        "hooks",
+        "no_grad_view",
+        "view_of_leaf",
+        "inference",
+    )
+
+    def __init__(self) -> None:
+        self.inference = False
+        self.accumulator: AccumulateGrad | None = None
+        self.retains_grad = False
+        self.hooks: list[Any] | None = None  # hooks of a leaf, run by its AccumulateGrad
+        self.no_grad_view = False  # a view created in no_grad mode (torch's CreationMeta)
+        self.view_of_leaf = False
+
+
+class _Storage:
+    """What `untyped_storage()` / `storage()` return: enough to compare `data_ptr()`s."""
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array: np.ndarray) -> None:
+        self._array = array
+
+    def data_ptr(self) -> int:
+        return int(self._array.__array_interface__["data"][0])
+
+    def nbytes(self) -> int:
+        return int(self._array.nbytes)
+
+    def size(self) -> int:
+        return int(self._array.size)
+
+    def __len__(self) -> int:
+        return int(self._array.size)
+
+
+_warned_typed_storage = False
+
+
+class Tensor:
+    """A torch-compatible tensor. `_data` is the numpy view of its values, `_storage` the
+    array that owns the memory (shared by views, `detach()` and `.data`)."""
+
+    __slots__ = (
+        "_data",
+        "_storage",
+        "_vc",
+        "_dtype",
+        "_requires_grad",
+        "_grad_fn",
+        "_output_nr",
+        "_base",
+        "_grad",
+        "_x",
+        "_fw_tangent",
+        "_view_ver",  # views only: the version their grad_fn was made at (see _regen_view)
+        "__weakref__",
+    )
+    __array_priority__ = 1000
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        # legacy constructor: torch.Tensor([1, 2]) / torch.Tensor(2, 3) / torch.Tensor()
+        from detachviz.engine.factory import legacy_new
+
+        return legacy_new(cls, dtypes.float32, args, kwargs)
+
+    @classmethod
+    def _make_subclass(cls, subclass: type, data: Tensor, require_grad: bool = False) -> Any:
+        """A `subclass` instance sharing `data`'s storage, a fresh leaf (nn.Parameter uses it)."""
+        t = object.__new__(subclass)
+        _init(t, data._data, data._dtype)
+        t._storage = data._storage
+        t._vc = data._share_vc()
+        if require_grad:
+            t.requires_grad = True
+        return t
+
+    # -- storage and versions -------------------------------------------------------------
+    def _share_vc(self) -> VersionCounter:
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = VersionCounter()
+        return vc
+
+    def _bump(self) -> None:
+        vc = self._vc
+        if vc is None:
+            self._vc = VersionCounter(1)
+        else:
+            vc.v += 1
+
+    @property
+    def _version(self) -> int:
+        vc = self._vc
+        return 0 if vc is None else vc.v
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    def untyped_storage(self) -> _Storage:
+        return _Storage(self._storage)
+
+    def storage(self) -> _Storage:
+        global _warned_typed_storage
+        if not _warned_typed_storage:
+            _warned_typed_storage = True
+            warnings.warn(errors.TYPED_STORAGE_WARNING, UserWarning, stacklevel=2)
+        return _Storage(self._storage)
+
+    def data_ptr(self) -> int:
+        return int(self._data.__array_interface__["data"][0])
+
+    def storage_offset(self) -> int:
+        return (self.data_ptr() - _Storage(self._storage).data_ptr()) // self._data.itemsize
+
+    def stride(self, dim: int | None = None) -> Any:
+        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        return st if dim is None else st[dim]
+
+    def is_contiguous(self, memory_format: Any = None) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    # -- metadata ---------------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return tuple.__new__(Size, self._data.shape)
+
+    def size(self, dim: int | None = None) -> Any:
+        if dim is None:
+            return tuple.__new__(Size, self._data.shape)
+        return self._data.shape[dim]
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return self._dtype
+
+    @property
+    def device(self) -> device:
+        return _CPU
+
+    is_cuda = False
+    is_sparse = False
+    is_quantized = False
+    is_meta = False
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return int(self._data.itemsize)
+
+    def is_inference(self) -> bool:
+        return self._x is not None and self._x.inference
+
+    def is_floating_point(self) -> bool:
+        return self._dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return False
+
+    # -- autograd state ---------------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self._set_requires_grad(value, errors.INT_REQUIRES_GRAD_SETATTR)
+
+    def _set_requires_grad(self, value: bool, int_message: str) -> None:
+        if self._grad_fn is not None:
+            msg = errors.NON_LEAF_REQUIRES_GRAD
+            if not value:
+                msg += errors.NON_LEAF_REQUIRES_GRAD_HINT
+            raise RuntimeError(msg)
+        if value and not self._dtype.is_floating_point:
+            raise RuntimeError(int_message)
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if self._grad_fn is not None and requires_grad:
+            return self
+        self._set_requires_grad(requires_grad, errors.INT_REQUIRES_GRAD_SETTER)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        if self._base is not None:
+            _fresh_view(self)
+        return self._grad_fn is None
+
+    @property
+    def grad_fn(self) -> Node | None:
+        if self._base is not None:
+            _fresh_view(self)
+        return self._grad_fn
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    @property
+    def grad(self) -> Tensor | None:
+        g = self._grad
+        if g is None and self._grad_fn is not None and not self.retains_grad:
+            warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return g
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(
+                f"assigned grad expected to be a Tensor or None but got grad of "
+                f"{type(value).__name__}"
+            )
+        if value is not None:
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{_sizes(value)}' to a tensor of "
+                    f"size '{_sizes(self)}'. Please ensure that the gradient and the tensor are "
+                    "the same size"
+                )
+            if value._dtype is not self._dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_C_NAMES[value._dtype.name]}' "
+                    f"to a tensor with grad_dtype '{_SCALAR_NAMES[self._dtype.name]}'. The "
+                    "gradient must match the tensor's grad_dtype (defaults to the tensor's "
+                    "dtype). You can set the tensor's grad_dtype attribute with a specific "
+                    "dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging "
+                    "the dtypes of a tensor and its gradient may break downstream systems that "
+                    "assume they match."
+                )
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._x is not None and self._x.retains_grad
+
+    @property
+    def _base_tensor(self) -> Tensor | None:
+        return self._base
+
+    def _meta(self) -> _Meta:
+        x = self._x
+        if x is None:
+            x = self._x = _Meta()
+        return x
+
+    def _accumulator(self) -> AccumulateGrad:
+        """This leaf's AccumulateGrad node (one per leaf, cached, as torch does)."""
+        x = self._x
+        if x is None:
+            x = self._x = _Meta()
+        acc = x.accumulator
+        if acc is None:
+            acc = x.accumulator = AccumulateGrad(self)
+            if x.hooks:
+                acc._pre_hooks = x.hooks
+        return acc
+
+    def retain_grad(self) -> None:
+        if not self._requires_grad:
+            raise RuntimeError(errors.RETAIN_GRAD_NO_RG)
+        if self._grad_fn is None:
+            return  # NOTE: a no-op on leaves, as in torch
+        m = self._meta()
+        if m.retains_grad:
+            return
+        m.retains_grad = True
+        fn = self._grad_fn
+        if fn._pre_hooks is None:
+            fn._pre_hooks = []
+        fn._pre_hooks.append(_RetainGradHook(self))
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        if not self._requires_grad:
+            raise RuntimeError(errors.HOOK_NO_RG)
+        fn = self._grad_fn
+        if fn is None:
+            m = self._meta()
+            if m.hooks is None:
+                m.hooks = []
+                if m.accumulator is not None:
+                    m.accumulator._pre_hooks = m.hooks
+            h = _TensorHook(hook, 0)
+            m.hooks.append(h)
+            return RemovableHandle(m.hooks, h)
+        if fn._pre_hooks is None:
+            fn._pre_hooks = []
+        h = _TensorHook(hook, self._output_nr)
+        # NOTE: retain_grad's hook always runs after user hooks (torch >= 2.0)
+        n = len(fn._pre_hooks)
+        while n and type(fn._pre_hooks[n - 1]) is _RetainGradHook:
+            n -= 1
+        fn._pre_hooks.insert(n, h)
+        return RemovableHandle(fn._pre_hooks, h)
+
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+    ) -> None:
+        from detachviz.engine.autograd import backward
+
+        backward(
+            (self,),
+            None if gradient is None else (gradient,),
+            retain_graph,
+            create_graph,
+            inputs=inputs,
+        )
+
+    # -- cuts: detach, detach_, .data -------------------------------------------------------
+    def detach(self) -> Tensor:
+        """A tensor sharing storage and version counter, with no history and no tangent."""
+        out = object.__new__(Tensor)
+        _init(out, self._data, self._dtype)
+        out._storage = self._storage
+        out._vc = self._share_vc()
+        if trace.RECORDER is not None:
+            trace.RECORDER.record("detach", (self,), (out,), cut="detach")
+        return out
+
+    def detach_(self) -> Tensor:
+        """Make this tensor a leaf in place. Views refuse (torch's error)."""
+        if self._base is not None:
+            raise RuntimeError(errors.DETACH_VIEW)
+        rec = trace.RECORDER
+        ref = rec.snapshot(self) if rec is not None else None
+        fn = self._grad_fn
+        if fn is not None:
+            _node.DETACHED_INPLACE[0] = True
+        if fn is not None and fn._pre_hooks:
+            # NOTE: detach_ keeps the tensor's hooks (torch): they now run for the leaf
+            mine = [
+                h
+                for h in fn._pre_hooks
+                if type(h) is _TensorHook and h.output_nr == self._output_nr
+            ]
+            if mine:
+                m = self._meta()
+                m.hooks = (m.hooks or []) + mine
+                if m.accumulator is not None:
+                    m.accumulator._pre_hooks = m.hooks
+        self._grad_fn = None
+        self._requires_grad = False
+        self._output_nr = 0
+        self._fw_tangent = None
+        if rec is not None:
+            rec.record("detach_", (ref,), (self,), cut="detach_", inplace=True)
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        """Same storage, fresh version counter, no history (torch's variable_data())."""
+        out = object.__new__(Tensor)
+        _init(out, self._data, self._dtype)
+        out._storage = self._storage
+        if trace.RECORDER is not None:
+            trace.RECORDER.record("data", (self,), (out,), cut="data")
+        return out
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {_type_name(value)}")
+        self._data = value._data
+        self._storage = value._storage
+        self._dtype = value._dtype
+        if self._x is not None and self._x.accumulator is not None:
+            self._x.accumulator._shape = value._data.shape
+            self._x.accumulator._npd = value._data.dtype
+
+    # -- conversion -------------------------------------------------------------------------
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._requires_grad and not force:
+            raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        return self._data
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if self._requires_grad:
+            raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        return self._data if dtype is None else self._data.astype(dtype, copy=False)
+
+    def tolist(self) -> Any:
+        return self._data.tolist()
+
+    def item(self) -> Any:
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.item()
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self) -> bool:
+        n = self._data.size
+        if n == 1:
+            return bool(self._data.item())
+        if n == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+
+    def _scalar(self) -> Any:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.item()
+
+    def __float__(self) -> float:
+        return float(self._scalar())
+
+    def __int__(self) -> int:
+        return int(self._scalar())
+
+    def __index__(self) -> int:
+        if self._dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.item())
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar())
+
+    def __hash__(self) -> int:
+        return id(self)  # NOTE: identity, as torch (hash(t) == id(t))
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return self._data.item().__format__(spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return repr(self)
+
+    def __repr__(self, *, tensor_contents: Any = None) -> str:
+        from detachviz.engine.printing import format_tensor
+
+        fn = self._grad_fn
+        tangent = self._fw_tangent
+        if tangent is not None:
+            tangent = np.asarray(getattr(tangent, "_data", tangent))
+        return format_tensor(
+            self._data,
+            self._dtype,
+            requires_grad=self._requires_grad,
+            grad_fn_name=None if fn is None else type(fn).__name__,
+            tangent=tangent,
+        )
+
+    __str__ = __repr__
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
+        out = object.__new__(type(self))
+        _init(out, self._data.copy(), self._dtype)
+        out._requires_grad = self._requires_grad
+        if self._grad is not None:
+            out._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = out
+        return out
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        from detachviz.engine.factory import tensor
+
+        return (tensor, (self._data.tolist(),), None)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(f"Tensor.{name} is not supported by detachviz")
+
+
+# torch's two spellings of dtypes in messages: c10 type names and ScalarType names
+_C_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+}
+_SCALAR_NAMES = {
+    "float32": "Float",
+    "float64": "Double",
+    "float16": "Half",
+    "int64": "Long",
+    "int32": "Int",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+    "bool": "Bool",
+}
+
+
+def _sizes(t: Tensor) -> str:
+    return "[" + ", ".join(str(d) for d in t._data.shape) + "]"
+
+
+class device:  # noqa: N801 - torch's name
+    """torch.device: only the CPU exists here."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type: str = "cpu", index: int | None = None) -> None:  # noqa: A002
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        self.type = str(type).split(":")[0]
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"device(type='{self.type}')"
+
+    def __str__(self) -> str:
+        return self.type
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return self.type == other
+        return isinstance(other, device) and other.type == self.type
+
+    def __hash__(self) -> int:
+        return hash(self.type)
+
+
+_CPU = device("cpu")
+
+
+def _type_name(value: Any) -> str:
+    t = type(value)
+    mod = t.__module__
+    return t.__name__ if mod == "builtins" else f"{mod.split('.')[0]}.{t.__name__}"
+
+
+def _init(t: Tensor, data: np.ndarray, dtype: dtypes.dtype) -> None:
+    """Fill every slot of a fresh tensor: a leaf with no history that owns `data`."""
+    t._data = data
+    t._storage = data
+    t._vc = None
+    t._dtype = dtype
+    t._requires_grad = False
+    t._grad_fn = None
+    t._output_nr = 0
+    t._base = None
+    t._grad = None
+    t._x = None
+    t._fw_tangent = None
+    if grad_mode._inference:
+        m = t._x = _Meta()
+        m.inference = True
+
+
+def _wrap(data: Any, dtype: dtypes.dtype | None = None) -> Tensor:
+    """A new leaf owning `data` (an ndarray or numpy scalar)."""
+    if type(data) is not _ndarray:
+        data = np.asarray(data)
+    t = object.__new__(Tensor)
+    _init(t, data, _BY_NP[data.dtype] if dtype is None else dtype)
+    return t
+
+
+def _scalar_tensor(value: Any) -> Tensor:
+    """A python number a node saved, shown as the 0-dim tensor torch wraps it in."""
+    if isinstance(value, bool):
+        return _wrap(np.array(value))
+    if isinstance(value, int):
+        return _wrap(np.array(value, dtype=np.int64))
+    return _wrap(np.array(value, dtype=np.float64), dtypes.float64)
+
+
+def _shadow_output(saved: Tensor, node: Node) -> Tensor:
+    """torch's unpack of a saved output: a tensor aliasing it whose grad_fn is the node."""
+    t = object.__new__(Tensor)
+    _init(t, saved._data, saved._dtype)
+    t._storage = saved._storage
+    t._vc = saved._vc
+    t._requires_grad = True
+    t._grad_fn = node
+    return t
+
+
+def _fresh_view(t: Tensor) -> None:
+    """torch regenerates a view's grad_fn once its base (or another view of it) was written
+    in place: the view's history becomes AsStridedBackward0 over the base's new history."""
+    ver = t._view_ver
+    if ver is None or not t._requires_grad:
+        return
+    vc = t._vc
+    cur = 0 if vc is None else vc.v
+    if cur != ver:
+        from detachviz.engine.ops import regen_view
+
+        regen_view(t)
+
+
+def _edge(t: Tensor) -> tuple[Node | None, int]:
+    """The (node, output_nr) a gradient for `t` flows into."""
+    if t._base is not None:
+        _fresh_view(t)
+    fn = t._grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if t._requires_grad:
+        return (t._accumulator(), 0)
+    return _NO_EDGE
+
+
+_NO_EDGE = (None, 0)
+
+
+def _set_grad_mode_hint() -> bool:
+    return grad_mode._enabled
+
+
+# The op methods (arithmetic, views, in-place, ...) are installed on Tensor by engine/ops.py,
+# which in turn loads the op modules built on it (joining.py, reductions.py).
+from detachviz.engine import ops as _ops  # noqa: E402,F401

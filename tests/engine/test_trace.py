@@ -1,0 +1,118 @@
+"""What the engine reports to the op recorder: op names, cuts, in-place snapshots."""
+
+from __future__ import annotations
+
+import warnings
+
+import detachviz.torch as torch
+from detachviz.engine import trace
+
+
+def _ops(rec):
+    return [(r.op, r.cut, r.inplace) for r in rec.records]
+
+
+def test_nothing_recorded_without_recorder():
+    assert trace.RECORDER is None
+    x = torch.ones(2, requires_grad=True)
+    (x * 2).detach()
+    assert trace.RECORDER is None
+
+
+def test_ops_and_detach_cut():
+    x = torch.ones(3, requires_grad=True)
+    with trace.recording() as rec:
+        y = x**2
+        z = y.detach()
+        w = (z * 3).sum()
+    assert _ops(rec) == [
+        ("pow", None, False),
+        ("detach", "detach", False),
+        ("mul", None, False),
+        ("sum", None, False),
+    ]
+    det = rec.records[1]
+    assert det.inputs[0].tensor is y and det.outputs[0].tensor is z
+    assert det.inputs[0].grad_fn is y.grad_fn and det.inputs[0].requires_grad
+    assert rec.records[3].outputs[0].tensor is w
+    assert rec.records[2].inputs[0].producer is det
+
+
+def test_detach_inplace_snapshots_before_clearing():
+    x = torch.ones(3, requires_grad=True)
+    with trace.recording() as rec:
+        y = x * 2
+        y.detach_()
+    r = rec.records[-1]
+    assert (r.op, r.cut, r.inplace) == ("detach_", "detach_", True)
+    assert r.inputs[0].tensor is y and r.inputs[0].grad_fn.name() == "MulBackward0"
+    assert r.outputs[0].tensor is y and r.outputs[0].grad_fn is None
+    assert r.inputs[0].producer is rec.records[0]
+
+
+def test_data_and_copy_cuts():
+    x = torch.ones(3, requires_grad=True)
+    with trace.recording() as rec, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x.data  # noqa: B018
+        torch.tensor(x)
+        x.new_tensor(x)
+        torch.tensor([1.0, 2.0])  # a pure factory: not recorded
+        torch.ones(2)
+    assert _ops(rec) == [
+        ("data", "data", False),
+        ("tensor", "copy", False),
+        ("new_tensor", "copy", False),
+    ]
+
+
+def test_no_grad_is_detected_by_recorder():
+    x = torch.ones(3, requires_grad=True)
+    with trace.recording() as rec:
+        with torch.no_grad():
+            x * 2
+        torch.ones(2) * 2
+    assert [r.cut for r in rec.records] == ["no_grad", None]
+
+
+def test_inplace_records_snapshot_and_version():
+    x = torch.ones(3, requires_grad=True)
+    with trace.recording() as rec:
+        y = x * 1
+        y.add_(1)
+        y[0] = 5.0
+        y.zero_()
+    ops = _ops(rec)
+    assert ops == [
+        ("mul", None, False),
+        ("add_", None, True),
+        ("setitem", None, True),
+        ("zero_", None, True),
+    ]
+    add = rec.records[1]
+    assert add.inputs[0].tensor is y and add.outputs[0].tensor is y
+    assert add.inputs[0].grad_fn.name() == "MulBackward0"
+    assert add.outputs[0].grad_fn.name() == "AddBackward0"
+    setitem = rec.records[2]
+    assert setitem.outputs[0].grad_fn.name() == "torch::autograd::CopySlices"
+
+
+def test_views_are_recorded():
+    x = torch.ones(2, 3, requires_grad=True)
+    with trace.recording() as rec:
+        x.view(6)
+        x.t()
+        x[0]
+        x[:, 1:]
+    assert [r.op for r in rec.records] == ["view", "t", "select", "slice"]
+
+
+def test_backward_and_grad_are_recorded_with_their_roots():
+    x = torch.ones(2, requires_grad=True)
+    with trace.recording() as rec:
+        y = (x * 2).sum()
+        y.backward(retain_graph=True)
+        torch.autograd.grad(y, x)
+    assert [r.op for r in rec.records[-2:]] == ["backward", "autograd.grad"]
+    assert rec.records[-2].inputs[0].tensor is y and rec.records[-2].outputs == ()
+    assert rec.records[-1].inputs[0].tensor is y
