@@ -204,15 +204,21 @@ def test_root_other_than_the_differentiated_one_says_so(script):
 
 
 def test_unnamed_root_is_described_by_its_line(script):
-    report = grad_report(str(script("""
+    report = grad_report(
+        str(
+            script("""
         a = torch.ones(2, requires_grad=True)
         (a * 2).sum().backward()
-    """)))
+    """)
+        )
+    )
     assert report.root == "the tensor differentiated at line 2"
 
 
 def test_backward_error_caught_by_the_script(script):
-    report = grad_report(str(script("""
+    report = grad_report(
+        str(
+            script("""
         m = torch.arange(3., requires_grad=True)
         n = m**2
         m.detach().zero_()
@@ -220,6 +226,23 @@ def test_backward_error_caught_by_the_script(script):
             n.sum().backward()
         except RuntimeError:
             pass
-    """)))
+    """)
+        )
+    )
     m = rows(report)["m"]
     assert m.status == "not-run" and "did not finish" in m.reason
+
+
+def test_data_write_through_a_slice_is_flagged(script):
+    report = grad_report(
+        str(
+            script("""
+        x = torch.ones(4, requires_grad=True)
+        y = (x * x).sum()
+        x.data[1:3].mul_(10)
+        y.backward()
+    """)
+        )
+    )
+    (d,) = report.diagnoses
+    assert (d.kind, d.variable, d.modified_line) == ("data-write", "x", 3)

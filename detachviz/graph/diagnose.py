@@ -13,7 +13,8 @@ from detachviz.engine.trace import Record, Recorder
 # Ops that return a view of their input: an in-place write through them reaches the base.
 VIEW_OPS = frozenset(
     {"view", "reshape", "t", "transpose", "permute", "expand", "unsqueeze", "squeeze",
-     "flatten", "getitem", "detach", "view_as", "narrow", "select", "as_strided", "T"}
+     "flatten", "getitem", "detach", "view_as", "narrow", "select", "slice", "alias",
+     "split", "unbind", "as_strided"}
 )  # fmt: skip
 
 
