@@ -37,7 +37,7 @@ from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
 PAGE = DOCS / "gallery.md"
-PAGES = (DOCS / "gallery.md", DOCS / "cli.md", DOCS.parent / "README.md")
+PAGES = (DOCS / "gallery.md", DOCS / "cli.md", DOCS / "json-format.md", DOCS.parent / "README.md")
 WORKDIR = DOCS / "gallery"
 SESSION = re.compile(
     r"(?P<head><!-- session: (?P<dir>[^>]*?) -->\n)```text\n(?P<body>.*?)```\n"

@@ -82,7 +82,8 @@ def _tool():
 
 
 @pytest.mark.parametrize(
-    ("page", "blocks"), [("gallery.md", 10), ("cli.md", 10), ("../README.md", 1)]
+    ("page", "blocks"),
+    [("gallery.md", 10), ("cli.md", 10), ("json-format.md", 1), ("../README.md", 1)],
 )
 def test_pasted_output_is_current(page: str, blocks: int) -> None:
     """The output pasted in the docs is what the commands print now."""

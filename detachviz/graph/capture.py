@@ -39,6 +39,7 @@ class _Builder:
     ids: dict[tuple[str, int], str] = field(default_factory=dict)
     tracked: set[int] = field(default_factory=set)  # id() of what the roots' backward visits
     edge_seen: set[tuple[str, str, str | None]] = field(default_factory=set)
+    drawn_fns: list[tuple[str, Record]] = field(default_factory=list)  # (node id, its record)
     keep: list[Any] = field(default_factory=list)  # keeps id() keys alive while capturing
     work: list[tuple[Any, str]] = field(default_factory=list)  # (grad_fn, node id) to trace-walk
 
@@ -51,11 +52,18 @@ class _Builder:
         self.nodes.append(Node(id=node_id, kind=kind, label=label, **kw))
         return node_id, True
 
-    def add_edge(self, source: str, target: str, cut: str | None = None, line: int | None = None):
-        key = (source, target, cut)
+    def add_edge(
+        self,
+        source: str,
+        target: str,
+        cut: str | None = None,
+        line: int | None = None,
+        write: str | None = None,
+    ) -> None:
+        key = (source, target, cut or write)
         if key not in self.edge_seen:
             self.edge_seen.add(key)
-            self.edges.append(Edge(source, target, cut, line))
+            self.edges.append(Edge(source, target, cut, line, write))
 
     def tensor_node(self, key_kind: str, tensor: Any, kind: str, line: int | None = None) -> str:
         self.keep.append(tensor)
@@ -107,6 +115,8 @@ class _Builder:
         )
         if new:
             self.work.append((fn, node_id))
+            if rec is not None and rec.saved:
+                self.drawn_fns.append((node_id, rec))
             if self.options.show_saved and kind == "function":
                 self._saved_nodes(fn, node_id, rec)
         return node_id
@@ -198,6 +208,57 @@ class _Builder:
                 self.untracked_inputs(rec.inputs, node_id)
 
 
+def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
+    """Draw in-place writes into tensors that drawn backward nodes saved, made after the
+    save and before the roots' backward: the cause of torch's in-place error (or, through
+    `.data`, of a silently wrong gradient), which torch reports only by shape."""
+    backward_at = [
+        rec.index
+        for rec in recorder.records
+        if rec.op in ("backward", "autograd.grad")
+        and any(r.tensor is t for r in rec.inputs for t in roots)
+    ]
+    for w in recorder.records:
+        if not w.inplace or w.op == "detach_" or not w.inputs:
+            continue
+        target = w.inputs[0].tensor
+        for node_id, saver in list(b.drawn_fns):
+            if saver.index >= w.index:
+                continue
+            used_at = next((i for i in backward_at if i > saver.index), None)
+            if used_at is not None and used_at < w.index:
+                continue  # written after backward used it: harmless
+            hit = next((sv for sv in saver.saved if _same_memory(sv.tensor, target)), None)
+            if hit is None:
+                continue
+            same_counter = hit.tensor._vc is not None and hit.tensor._vc is target._vc
+            w_id = _write_node(b, w, target)
+            b.add_edge(w_id, node_id, line=w.line, write="inplace" if same_counter else "data")
+
+
+def _same_memory(a: Any, b: Any) -> bool:
+    return a is b or a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+def _write_node(b: _Builder, w: Record, target: Any) -> str:
+    """The in-place op as an untracked node, with what flowed into it (a cut, usually)."""
+    node_id, new = b.add_node(
+        ("rec", w.index),
+        "untracked",
+        w.op,
+        name=b.names.get(id(target)),
+        shape=tuple(int(d) for d in target.shape),
+        line=w.line,
+    )
+    if new:
+        for r in w.inputs:
+            if r.requires_grad:
+                b.add_edge(b.source_node(r), node_id)
+        b.untracked_inputs(w.inputs, node_id)
+        b.drain()
+    return node_id
+
+
 def _index(recorder: Recorder | None) -> tuple[dict[int, Record], list[bool]]:
     """grad_fn -> its forward record, and for each record whether a cut lies behind it."""
     by_grad_fn: dict[int, Record] = {}
@@ -248,6 +309,8 @@ def capture(
         elif recorder is not None and not tensor.requires_grad:
             b.untracked_inputs((Ref(tensor, recorder.producer_of(tensor)),), out_id)
         b.drain()
+    if recorder is not None:
+        _draw_writes(b, recorder, [t for _, t in roots])
     if error is not None and failed_fn is not None and ("fn", id(failed_fn)) in b.ids:
         error = {**error, "node": b.ids[("fn", id(failed_fn))]}
     return Graph(nodes=b.nodes, edges=b.edges, roots=root_ids, error=error)

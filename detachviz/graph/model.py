@@ -15,6 +15,11 @@ KINDS = ("output", "function", "leaf", "saved", "untracked")
 # Cut mechanisms carried by cut edges (None on a gradient edge).
 CUTS = ("detach", "detach_", "data", "no_grad", "copy")
 
+# In-place writes into a tensor a drawn backward node saved, before that backward ran:
+# "inplace" shares the saved tensor's version counter (torch raises at backward), "data"
+# writes the same memory with a fresh counter (torch does not notice: the gradient is wrong).
+WRITES = ("inplace", "data")
+
 
 @dataclass(frozen=True)
 class Node:
@@ -60,17 +65,20 @@ class Edge:
     """An arrow from a value's producer (source) to its consumer (target), like torchviz.
 
     cut   None for an edge gradients flow along; else the mechanism that cut it
-    line  for a cut edge, the script line where the cut happened
+    line  for a cut or write edge, the script line where it happened
+    write None; or one of WRITES for an edge from an in-place op to the backward node
+          whose saved tensor it changed
     """
 
     source: str
     target: str
     cut: str | None = None
     line: int | None = None
+    write: str | None = None
 
 
 def _edge_dict(e: Edge) -> dict[str, object]:
-    return {"source": e.source, "target": e.target, "cut": e.cut, "line": e.line}
+    return {"source": e.source, "target": e.target, "cut": e.cut, "line": e.line, "write": e.write}
 
 
 @dataclass
@@ -131,5 +139,8 @@ class Graph:
             )
             for n in data["nodes"]
         ]
-        edges = [Edge(e["source"], e["target"], e.get("cut"), e.get("line")) for e in data["edges"]]
+        edges = [
+            Edge(e["source"], e["target"], e.get("cut"), e.get("line"), e.get("write"))
+            for e in data["edges"]
+        ]
         return cls(nodes, edges, list(data.get("roots", [])), data.get("error"))

@@ -51,7 +51,7 @@ class Collapsed:
 
 
 def edge_key(e: Edge) -> EdgeKey:
-    return (e.source, e.target, e.cut, e.line)
+    return (e.source, e.target, e.cut or e.write, e.line)
 
 
 class _Interner:
@@ -253,7 +253,7 @@ def collapse(
         target = nodes[reps_of[t]].id if t is not None else e.target
         if source == target and s != t and e.cut is None:
             continue  # inside a merged class; a cut inside one stays, as a loop on it
-        moved = Edge(source, target, e.cut, e.line)
+        moved = Edge(source, target, e.cut, e.line, e.write)
         key = edge_key(moved)
         if key in merged:
             counts[key] += 1

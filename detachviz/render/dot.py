@@ -73,7 +73,15 @@ def failure_text(error: dict[str, object]) -> str:
     return "\n".join([head + ":", *body])
 
 
+def write_text(edge: Edge) -> str:
+    """A write edge's label: what the write does, over `line 5`."""
+    text = theme.WRITE_TEXT.get(edge.write or "", str(edge.write))
+    return text + (f"\nline {edge.line}" if edge.line is not None else "")
+
+
 def _edge_type(edge: Edge, kinds: dict[str, str]) -> str:
+    if edge.write is not None:
+        return "write"
     if edge.cut is not None:
         return "cut"
     ends = (kinds.get(edge.source), kinds.get(edge.target))
@@ -181,13 +189,13 @@ def build_digraph(
     for e in graph.edges:
         kind = _edge_type(e, kinds)
         style = dict(theme.EDGE_STYLE[kind])
-        text = cut_text(e) if kind == "cut" else ""
+        text = cut_text(e) if kind == "cut" else write_text(e) if kind == "write" else ""
         repeat = drawn.repeats.get(edge_key(e), 1)
         # NOTE: an arrow between two boxes of the same collapsed block, repeated as often as
         # the block, goes without saying; a repeated input, or the loop's way back, does not.
         inside = drawn.runs.get(e.source) == repeat == drawn.runs.get(e.target)
         if repeat > 1 and not inside:
-            if kind != "cut":
+            if kind not in ("cut", "write"):
                 style.update(theme.EDGE_STYLE["repeat"])
             text = (text + " " if text else "") + f"{theme.REPEAT_MARK}{repeat}"
         if (e.source, e.target) in drawn.loops:

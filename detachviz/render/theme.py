@@ -60,6 +60,16 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
         "fontname": FONT,
         "fontsize": "9",
     },
+    # An in-place write into a tensor a backward node saved (torch raises at backward, or
+    # for a write through .data silently uses the new values): the cause, drawn as an arrow.
+    "write": {
+        "color": "red3",
+        "fontcolor": "red3",
+        "style": "bold",
+        "penwidth": "2",
+        "fontname": FONT,
+        "fontsize": "9",
+    },
     # A collapsed chain's repeated side input: one arrow standing for N.
     "repeat": {"fontcolor": "gray40", "fontname": FONT, "fontsize": "9"},
     "failure": {"color": "red", "style": "dashed", "arrowhead": "none"},
@@ -74,6 +84,12 @@ CUT_TEXT: dict[str, str] = {
     "data": ".data",
     "no_grad": "no_grad",
     "copy": "torch.tensor() copy",
+}
+
+# How each kind of write is spelled on its edge (over `line N`).
+WRITE_TEXT: dict[str, str] = {
+    "inplace": "in-place write to a saved tensor:\nbackward will raise",
+    "data": "write through .data to a saved tensor:\ngradient silently wrong",
 }
 
 # NOTE: a scissors glyph (U+2702) would be nicer, but the fonts bundled with graphviz-pure

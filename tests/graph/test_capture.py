@@ -229,3 +229,56 @@ def test_training_loop_draws_the_last_loss_once(script):
     assert [g.node(r).label for r in g.roots] == ["loss"]
     assert cut_edges(g) == []  # optimizer updates under no_grad cut nothing
     assert sum(n.kind == "function" for n in g.nodes) == 2
+
+
+def writes(graph):
+    return [(graph.node(e.source).label, graph.node(e.target).label, e.write, e.line)
+            for e in graph.edges if e.write]  # fmt: skip
+
+
+def graph_of_failing(path):
+    result = run_script(path, record=True, quiet=True)
+    roots = pick_roots(result)
+    return capture(roots, result.recorder, tensor_names(result.namespace))
+
+
+def test_inplace_write_behind_torchs_error_is_drawn(script):
+    g = graph_of_failing(
+        script("""
+        m = torch.arange(5., requires_grad=True)
+        n = m**2
+        o = m.detach()
+        o.zero_()
+        n.sum().backward()
+    """)
+    )
+    assert writes(g) == [("zero_", "PowBackward0", "inplace", 4)]
+    assert cut_edges(g) == [("m", "zero_", "detach", 3)]
+    zero = next(n for n in g.nodes if n.label == "zero_")
+    assert (zero.kind, zero.name) == ("untracked", "o")
+
+
+def test_silent_data_write_is_drawn(script):
+    g = graph_of(
+        script("""
+        x = torch.ones(1, requires_grad=True)
+        y = x * x
+        x.data *= 100
+        y.backward()
+    """)
+    )
+    assert writes(g) == [("mul_", "MulBackward0", "data", 3)]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "x = torch.ones(2, requires_grad=True)\ny = x * x\ny.sum().backward()\nx.data *= 3\n",
+        "x = torch.ones(2, requires_grad=True)\nx.data *= 3\ny = (x * x).sum()\n",
+        "w = torch.ones(2, requires_grad=True)\nopt = torch.optim.SGD([w], lr=0.1)\n"
+        "loss = (w * w).sum()\nloss.backward()\nopt.step()\n",
+    ],
+    ids=["after-backward", "before-save", "optimizer-step"],
+)
+def test_harmless_writes_are_not_drawn(script, code):
+    assert writes(graph_of(script(code))) == []
