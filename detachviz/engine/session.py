@@ -7,8 +7,8 @@ forward-AD level, print options, the default dtype and the random generator's se
 
 from __future__ import annotations
 
-from detachviz.engine import errors, factory, forward_ad, grad_mode, printing
 from detachviz.engine import dtype as dtypes
+from detachviz.engine import errors, factory, forward_ad, grad_mode, printing
 
 
 def reset() -> None:
