@@ -79,7 +79,7 @@ def build(script: str, opts: RenderOptions, fmt: str) -> tuple[bytes, str]:
     from detachviz.runner import RootError, pick_roots, run_script, tensor_names
 
     result = run_script(script, record=True, quiet=True)
-    error = None
+    error: dict[str, object] | None = None
     if result.failed and result.error is not None:
         lines = result.error_text.strip().splitlines()
         last = lines[-1] if lines else str(result.error)

@@ -328,7 +328,7 @@ def pick_roots(
     if requested:
         by_name = dict(named)
         by_name.update((k, v) for k, v in result.namespace.items() if _is_tensor(v))
-        roots = []
+        roots: list[tuple[str | None, Any]] = []
         for name in requested:
             if name not in by_name:
                 known = ", ".join(n for n, _ in named) or "none"
@@ -345,4 +345,4 @@ def pick_roots(
             "no tensor to draw: the script has no tensor that requires grad "
             "(call backward() on a result, or name one with --root)"
         )
-    return list(finals)
+    return [(name, tensor) for name, tensor in finals]

@@ -224,10 +224,10 @@ def _classify(
         elif first.record.cut == "copy":
             verb = "copied by"
         row.reason = f"{verb} {_mechanism(first.record)}{_where(first.record, lines)}"
-        others = [c for c in mine[1:] if c.feeds_root == first.feeds_root][:3]
-        if others:
+        also = [c for c in mine[1:] if c.feeds_root == first.feeds_root][:3]
+        if also:
             row.reason += "; also " + ", ".join(
-                f"{_mechanism(c.record)} at line {c.record.line}" for c in others
+                f"{_mechanism(c.record)} at line {c.record.line}" for c in also
             )
         if not first.feeds_root:
             row.reason += "; and that branch does not reach the root either"

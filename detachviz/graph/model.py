@@ -110,6 +110,7 @@ class Graph:
         """The model as JSON, one node or edge per line: readable in a diff, and fast to
         write for 100,000-node graphs (no pretty-printer over every field)."""
         d = self.to_dict()
+        nodes, edges = [_node_dict(n) for n in self.nodes], [_edge_dict(e) for e in self.edges]
 
         def block(items: list) -> str:
             if not items:
@@ -121,7 +122,7 @@ class Graph:
         return (
             "{\n  "
             + head.replace(", ", ",\n  ", 1)
-            + f',\n  "nodes": {block(d["nodes"])},\n  "edges": {block(d["edges"])}'
+            + f',\n  "nodes": {block(nodes)},\n  "edges": {block(edges)}'
             + f',\n  "error": {json.dumps(d["error"], ensure_ascii=False)}\n}}\n'
         )
 
