@@ -21,6 +21,10 @@ from detachviz.graph.model import Edge, Graph, Node
 EDGE_CUTS = ("detach", "detach_", "data", "copy")
 
 
+def _shape(tensor: Any) -> tuple[int, ...]:
+    return tuple(int(d) for d in tensor.shape)
+
+
 @dataclass
 class Options:
     show_saved: bool = False
@@ -73,7 +77,7 @@ class _Builder:
             kind,
             name or "",
             name=name,
-            shape=tuple(int(s) for s in tensor.shape),
+            shape=_shape(tensor),
             line=line,
         )
         return node_id
@@ -152,9 +156,7 @@ class _Builder:
             items = [(n, v) for n, v in self._saved_items(fn) if hasattr(v, "grad_fn")]
         for name, val in items:
             self.keep.append(val)
-            node_id, _ = self.add_node(
-                ("saved", id(val)), "saved", name, shape=tuple(int(s) for s in val.shape)
-            )
+            node_id, _ = self.add_node(("saved", id(val)), "saved", name, shape=_shape(val))
             self.add_edge(node_id, fn_id)
 
     # ---- the trace walk --------------------------------------------------------------
@@ -188,7 +190,7 @@ class _Builder:
                 "untracked",
                 prod.op,
                 name=self.names.get(id(out)) if out is not None else None,
-                shape=tuple(int(d) for d in out.shape) if out is not None else None,
+                shape=_shape(out) if out is not None else None,
                 line=prod.line,
             )
             self.add_edge(node_id, target)
@@ -247,7 +249,7 @@ def _write_node(b: _Builder, w: Record, target: Any) -> str:
         "untracked",
         w.op,
         name=b.names.get(id(target)),
-        shape=tuple(int(d) for d in target.shape),
+        shape=_shape(target),
         line=w.line,
     )
     if new:
