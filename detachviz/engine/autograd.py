@@ -136,7 +136,28 @@ def _run_hook_list(hooks: list[Any], g: Any, tensor_mode: bool) -> Any:
 
 
 def _accumulate(node: AccumulateGrad, g: Any, tensor_mode: bool) -> None:
+    _write_grad(node, g, tensor_mode)
+    if node._post_acc:
+        _run_post_accumulate(node)
+
+
+def _run_post_accumulate(node: AccumulateGrad) -> None:
+    """The leaf's post-accumulate-grad hooks, after .grad is written (backward only)."""
     var = node.variable
+    for hook in tuple(node._post_acc or ()):
+        r = hook(var)
+        if isinstance(r, Tensor):
+            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        if r is not None:
+            raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
+
+
+def _write_grad(node: AccumulateGrad, g: Any, tensor_mode: bool) -> None:
+    var = node.variable
+    if not var._requires_grad:
+        # NOTE: torch's AccumulateGrad skips a leaf that stopped requiring grad after the
+        # graph was built (detach_(), requires_grad_(False)): its .grad stays as it was
+        return
     old = var._grad
     if tensor_mode:
         if old is None:
@@ -295,17 +316,26 @@ def _loop_np(
     T_ = Tensor
     scalars = (float, int, bool)
     # NOTE: a chain has one ready node at a time; it skips the heap (same order: the heap is
-    # only bypassed while it is empty)
+    # only bypassed while it is empty) and, when it has a single producer of gradient, the
+    # buffer dict too (`ready_g` carries the gradient; `carried` says it is there)
     ready = None
+    ready_g = None
+    carried = False
     while True:
         if ready is not None:
             node = ready
             ready = None
+            if carried:
+                g = ready_g
+                ready_g = None
+                carried = False
+            else:
+                g = pop(node, None)
         elif heap:
             node = _heappop(heap)[1]
+            g = pop(node, None)
         else:
             break
-        g = pop(node, None)
         if g is not None and node._pre_hooks:
             g = _run_pre_hooks(node, g, False)
         nf = node.next_functions
@@ -320,6 +350,8 @@ def _loop_np(
             grads = None
         elif node._custom is not None:
             grads = node._custom(node, g, False)
+            if node._saved and not retain_graph:
+                node._saved = None  # as the general loop does (custom Functions save here)
         else:
             sv = node._saved
             if not sv:
@@ -347,8 +379,14 @@ def _loop_np(
                         break
             vjps = node._vjps
             a = node._attrs
-            if len(nf) == 1:
+            n = len(nf)
+            if n == 1:
                 grads = (vjps[0](F, g, s, a),)
+            elif n == 2:
+                grads = (
+                    None if nf[0][0] is None else vjps[0](F, g, s, a),
+                    None if nf[1][0] is None else vjps[1](F, g, s, a),
+                )
             else:
                 grads = [None if e[0] is None else vjps[i](F, g, s, a) for i, e in enumerate(nf)]
             if node._hooks:
@@ -361,21 +399,33 @@ def _loop_np(
             nxt = e[0]
             if nxt is None:
                 continue
+            k = deps[nxt] - 1
+            deps[nxt] = k
             if grads is not None:
                 gi = grads[i]
                 if gi is not None:
-                    if gi.shape != nxt._shape or gi.dtype != nxt._npd:
+                    if gi.shape != nxt._shape or (
+                        gi.dtype is not nxt._npd and gi.dtype != nxt._npd
+                    ):
                         gi = _fit(gi, nxt, e[1], False)
+                    if k == 0 and ready is None and not heap and nxt not in buffers:
+                        # the chain step: the next node's only gradient, carried to it
+                        ready = nxt
+                        ready_g = gi
+                        carried = True
+                        continue
                     prev = get(nxt)
                     buffers[nxt] = gi if prev is None else prev + gi
-            k = deps[nxt] - 1
-            deps[nxt] = k
             if k == 0:
                 if ready is None and not heap:
                     ready = nxt
                 else:
                     if ready is not None:
                         _heappush(heap, (-ready._seq, ready))
+                        if carried:
+                            buffers[ready] = ready_g
+                            ready_g = None
+                            carried = False
                         ready = None
                     _heappush(heap, (-nxt._seq, nxt))
 

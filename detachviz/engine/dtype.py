@@ -51,6 +51,10 @@ ALIASES = {
 
 _BY_NUMPY = {d.np: d for d in ALL}
 
+# torch.get_default_dtype(): what float factories make and python floats promote to. Read it
+# as `dtypes.DEFAULT` at call time; torch.set_default_dtype and session.reset() assign it.
+DEFAULT: dtype = float32
+
 
 def from_numpy(np_dtype: np.dtype) -> dtype:
     """The torch dtype for a numpy dtype (float64 stays float64, as torch.from_numpy does)."""

@@ -23,6 +23,14 @@ DETACHED_INPLACE = (
     "not supported, please use out-of-place `.detach()` instead"
 )
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )

@@ -13,7 +13,6 @@ from detachviz.engine import dtype as dtypes
 from detachviz.engine import errors, trace
 from detachviz.engine.tensor import _BY_NP, Tensor, _init, _wrap
 
-_DEFAULT = dtypes.float32
 # NOTE: values need not match torch's RNG, but runs must be reproducible: a fixed default seed.
 _rng = np.random.default_rng(0)
 
@@ -83,13 +82,13 @@ def _infer(data: Any) -> tuple[np.ndarray, dtypes.dtype]:
         raise _ragged_error(data) from None
     k = arr.dtype.kind
     if k == "f":
-        return arr, _DEFAULT
+        return arr, dtypes.DEFAULT
     if k in "iu":
         return arr, dtypes.int64
     if k == "b":
         return arr, dtypes.bool_
     if arr.size == 0 and arr.dtype == np.float64:
-        return arr, _DEFAULT
+        return arr, dtypes.DEFAULT
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
@@ -134,7 +133,11 @@ def _copy_construct(
     if isinstance(data, Tensor):
         warnings.warn(errors.COPY_CONSTRUCT_WARNING.format(warn_name), UserWarning, stacklevel=3)
         dt = dtype or data._dtype
-        out = _leaf(np.array(data._data, dtype=dt.np, copy=True), dt, requires_grad)
+        from detachviz.engine.ops import _clone_np
+
+        # NOTE: torch copies a tensor as clone() does: a dense layout is kept, an expanded
+        # (overlapping) one becomes contiguous
+        out = _leaf(_clone_np(data._data).astype(dt.np, copy=False), dt, requires_grad)
         if trace.RECORDER is not None:
             trace.RECORDER.record(op_name, (data,), (out,), cut="copy")
         return out
@@ -187,7 +190,7 @@ def _factory(fill: Any) -> Any:
         memory_format: Any = None,
         generator: Any = None,
     ) -> Tensor:
-        dt = dtype or _DEFAULT
+        dt = dtype or dtypes.DEFAULT
         return _leaf(fill(_sizes(size), dt.np), dt, requires_grad)
 
     return make
@@ -235,7 +238,7 @@ def randperm(n: int, *, dtype: dtypes.dtype | None = None, requires_grad: bool =
 
 
 def normal(mean: float = 0.0, std: float = 1.0, size: Any = None, **kw: Any) -> Tensor:
-    dt = kw.get("dtype") or _DEFAULT
+    dt = kw.get("dtype") or dtypes.DEFAULT
     return _leaf((_rng.standard_normal(_sizes((size,))) * std + mean).astype(dt.np), dt, False)
 
 
@@ -252,7 +255,7 @@ def arange(
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if dtype is None:
-        dtype = _DEFAULT if any(isinstance(v, float) for v in vals) else dtypes.int64
+        dtype = dtypes.DEFAULT if any(isinstance(v, float) for v in vals) else dtypes.int64
     data = np.arange(
         vals[0], vals[1], vals[2], dtype=np.float64 if dtype.is_floating_point else np.int64
     )
@@ -268,7 +271,7 @@ def linspace(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    dt = dtype or _DEFAULT
+    dt = dtype or dtypes.DEFAULT
     return _leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
 
 
@@ -280,7 +283,7 @@ def eye(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    dt = dtype or _DEFAULT
+    dt = dtype or dtypes.DEFAULT
     return _leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
 
 

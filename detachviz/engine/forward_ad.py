@@ -463,6 +463,7 @@ _TABLE: dict[type[Node], tuple[Any, ...]] = {
     # views: the rule returns a numpy view of the input's tangent
     ops.VIEW: (_reshape,),
     ops.UNSAFE_VIEW: (_reshape,),
+    ops.RESHAPE_ALIAS: (_reshape,),
     ops.SQUEEZE0: (_reshape,),
     ops.SQUEEZE1: (_reshape,),
     ops.SQUEEZE4: (_reshape,),
@@ -480,6 +481,7 @@ _VIEWS = frozenset(
     (
         ops.VIEW,
         ops.UNSAFE_VIEW,
+        ops.RESHAPE_ALIAS,
         ops.SQUEEZE0,
         ops.SQUEEZE1,
         ops.SQUEEZE4,

@@ -216,7 +216,9 @@ class Node:
             vc = t._vc
             cur = vc.v if vc is not None else 0
             src = self._save_src[k]
-            if src >= 0 and t._grad_fn is None and not _was_leaf(self.next_functions[src][0]):
+            # NOTE: a saved tensor may have no edge of its own (nll_loss saves its target)
+            nf = self.next_functions
+            if src >= 0 and t._grad_fn is None and src < len(nf) and not _was_leaf(nf[src][0]):
                 raise RuntimeError(errors.DETACHED_INPLACE)
             if cur != versions[k]:
                 fn = self if src < 0 else t._grad_fn
@@ -248,7 +250,7 @@ class _NodePreHook:
 class AccumulateGrad(Node):
     """The node that writes a leaf's `.grad`; one per leaf, cached on the tensor."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("variable", "_post_acc")
     _name = "torch::autograd::AccumulateGrad"
 
     def __init__(self, variable: Any) -> None:
@@ -263,6 +265,7 @@ class AccumulateGrad(Node):
         self._hooks = None
         self._meta = None
         self._seq = next(_acc_seq)
+        self._post_acc: list[Any] | None = None  # register_post_accumulate_grad_hook's hooks
 
 
 class _TensorHook:
@@ -309,7 +312,9 @@ def _saved_prop(k: int) -> property:
 
 
 # NOTE: torch shows int64 dimension/index attributes as unsigned: dim=-1 reads 2**64 - 1.
-_UNSIGNED_ATTRS = frozenset({"dim", "dims", "dim0", "dim1", "index", "start", "end", "step"})
+_UNSIGNED_ATTRS = frozenset(
+    {"dim", "dims", "dim0", "dim1", "index", "start", "end", "step", "ignore_index"}
+)
 
 
 def _u64(v: Any) -> Any:

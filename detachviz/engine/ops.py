@@ -33,6 +33,7 @@ saved_version, node) or the torch-style `node._saved_self` / `_saved_other` / ..
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import operator
 import warnings
@@ -59,6 +60,8 @@ from detachviz.engine.tensor import (
     _edge,
     _fresh_view,
     _init,
+    _sync_views,
+    _track_view,
     _wrap,
 )
 
@@ -92,7 +95,7 @@ def _scalar_dtype(v: Any) -> dtypes.dtype:
         return dtypes.bool_
     if isinstance(v, int):
         return dtypes.int64
-    return _f32  # NOTE: a python float joins as the default dtype, float32
+    return dtypes.DEFAULT  # NOTE: a python float joins as the default dtype
 
 
 def result_type(*operands: Any) -> dtypes.dtype:
@@ -129,7 +132,7 @@ def _operands(x: Tensor, y: Any, floating: bool = False) -> tuple[Any, Any, dtyp
     if isinstance(y, Tensor):
         dt = result_type(x, y)
         if floating and not dt.is_floating_point:
-            dt = _f32
+            dt = dtypes.DEFAULT
         xd = x._data if x._dtype is dt else x._data.astype(dt.np)
         yd = y._data if y._dtype is dt else y._data.astype(dt.np)
         return xd, yd, dt
@@ -138,7 +141,7 @@ def _operands(x: Tensor, y: Any, floating: bool = False) -> tuple[Any, Any, dtyp
         raise TypeError(f"unsupported operand type: {type(y).__name__}")
     dt = result_type(x, y)
     if floating and not dt.is_floating_point:
-        dt = _f32
+        dt = dtypes.DEFAULT
     xd = x._data if x._dtype is dt else x._data.astype(dt.np)
     return xd, dt.np.type(y), dt
 
@@ -163,11 +166,17 @@ def _compile_saver(plan: tuple[int | None, ...]) -> Any:
             names.append(("None", "0"))
             continue
         if src < 0:
+            # objects made without __init__ calls: this runs for every exp/tanh/relu/...
             lines += [
                 "    vc = out._vc",
                 "    if vc is None:",
-                "        vc = out._vc = VC()",
-                f"    t{k} = SO(out._data, vc, out._dtype, out._storage)",
+                "        vc = out._vc = NEW(VC)",
+                "        vc.v = 0",
+                f"    t{k} = so = NEW(SO)",
+                "    so._data = out._data",
+                "    so._vc = vc",
+                "    so._dtype = out._dtype",
+                "    so._storage = out._storage",
                 f"    v{k} = vc.v",
             ]
         else:
@@ -187,6 +196,7 @@ def _compile_saver(plan: tuple[int | None, ...]) -> Any:
     ns: dict[str, Any] = {
         "VC": VersionCounter,
         "SO": SavedOutput,
+        "NEW": _new,
         "SCALARS": _PY_SCALARS,
         "INFERENCE_SAVED": errors.INFERENCE_SAVED,
     }
@@ -237,9 +247,10 @@ def _attach1(cls: type[Node], out: Tensor, x: Tensor, attrs: tuple) -> None:
     """`_attach` unrolled for one input that requires grad."""
     node = _new(cls)
     if x._base is not None:
-        _fresh_view(x)
-    fn = x._grad_fn
-    node.next_functions = ((fn, x._output_nr) if fn is not None else (x._accumulator(), 0),)
+        node.next_functions = (_edge(x),)  # views: torch's rules (regenerated, no accumulator)
+    else:
+        fn = x._grad_fn
+        node.next_functions = ((fn, x._output_nr) if fn is not None else (x._accumulator(), 0),)
     node._attrs = attrs
     node._pre_hooks = node._hooks = node._meta = None
     node._seq = _next_seq()
@@ -262,18 +273,20 @@ def _attach2(cls: type[Node], out: Tensor, x: Tensor, y: Any, yrg: bool, attrs: 
     node = _new(cls)
     if x._requires_grad:
         if x._base is not None:
-            _fresh_view(x)
-        fn = x._grad_fn
-        ex = (fn, x._output_nr) if fn is not None else (x._accumulator(), 0)
+            ex = _edge(x)
+        else:
+            fn = x._grad_fn
+            ex = (fn, x._output_nr) if fn is not None else (x._accumulator(), 0)
         mask = 3 if yrg else 1
     else:
         ex = _NO_EDGE
         mask = 2
     if yrg:
         if y._base is not None:
-            _fresh_view(y)
-        fn = y._grad_fn
-        ey = (fn, y._output_nr) if fn is not None else (y._accumulator(), 0)
+            ey = _edge(y)
+        else:
+            fn = y._grad_fn
+            ey = (fn, y._output_nr) if fn is not None else (y._accumulator(), 0)
     else:
         ey = _NO_EDGE
     node.next_functions = (ex, ey)
@@ -350,8 +363,8 @@ def _unary(cls: type[Node], fn: Any, name: str, x: Tensor, attrs: tuple[Any, ...
 def _float_unary(cls: type[Node], fn: Any, name: str, x: Tensor) -> Tensor:
     """A unary op whose integer inputs promote to the default float dtype (exp, log, ...)."""
     if not x._dtype.is_floating_point:
-        data = fn(x._data.astype(np.float32))
-        return _apply(cls, name, (x,), data, _f32)
+        dt = dtypes.DEFAULT
+        return _apply(cls, name, (x,), fn(x._data.astype(dt.np)), dt)
     return _unary(cls, fn, name, x)
 
 
@@ -433,18 +446,80 @@ def _binary(
 # --------------------------------------------------------------------------------------------
 # helpers the rules use, in two flavours: NP (numpy arrays) and TT (tensors, create_graph)
 # --------------------------------------------------------------------------------------------
+# NOTE: numpy 2 converts a python scalar operand on every ufunc call, which on a 20-element
+# array costs more than the arithmetic; hot paths use these read-only 0-d constants of the
+# array's own dtype instead (same values, same result dtype, same rounding)
+def _consts(value: int) -> dict[Any, np.ndarray]:
+    out = {}
+    for t in (np.float16, np.float32, np.float64):
+        c = np.full((), value, dtype=t)
+        c.flags.writeable = False
+        out[np.dtype(t)] = c
+    return out
+
+
+_ZERO = _consts(0)
+_ONE = _consts(1)
+_add_reduce = np.add.reduce
+
+
+def _broadcast(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """`np.broadcast_to(a, shape)` (a read-only view with 0 strides on the broadcast dims),
+    built directly for a C-contiguous `a`: np.broadcast_to's Python wrapper costs several
+    times the op on small tensors."""
+    lead = len(shape) - a.ndim
+    if lead < 0 or not a.flags.c_contiguous:
+        return np.broadcast_to(a, shape)
+    strides = [0] * lead
+    k = lead
+    for d, st in zip(a.shape, a.strides):
+        t = shape[k]
+        k += 1
+        if d == t:
+            strides.append(st)
+        elif d == 1 and t >= 0:
+            strides.append(0)
+        else:
+            return np.broadcast_to(a, shape)  # raises numpy's error
+    try:
+        # NOTE: positional arguments: ndarray() parses keywords slowly
+        out = _ndarray(shape, a.dtype, a, 0, tuple(strides))
+    except (TypeError, ValueError, BufferError):
+        return np.broadcast_to(a, shape)
+    out.setflags(write=False)
+    return out
+
+
 def _sum_to_np(g: Any, shape: tuple[int, ...]) -> Any:
     if g.shape == shape:
         return g
-    lead = g.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        i + lead for i, d in enumerate(shape) if d == 1 and g.shape[i + lead] != 1
-    )
-    g = g.sum(axis=axes, keepdims=True) if axes else g
+    try:
+        axes = _sum_axes(g.shape, shape)
+    except TypeError:  # unhashable shape (a list)
+        axes = _sum_axes.__wrapped__(g.shape, shape)
+    g = _add_reduce(g, axis=axes, keepdims=True) if axes else g
     return g.reshape(shape)
 
 
+@functools.lru_cache(maxsize=1024)
+def _sum_axes(have: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The axes to sum a gradient of shape `have` over to undo broadcasting to `shape`."""
+    lead = len(have) - len(shape)
+    return tuple(range(lead)) + tuple(
+        i + lead for i, d in enumerate(shape) if d == 1 and have[i + lead] != 1
+    )
+
+
 def _keep_dims(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]:
+    try:
+        return _keep_dims_cached(shape, dims)
+    except TypeError:  # unhashable dims (a list)
+        return _keep_dims_cached.__wrapped__(shape, dims)
+
+
+# NOTE: reduction backward asks this for the same few (shape, dims) over and over
+@functools.lru_cache(maxsize=1024)
+def _keep_dims_cached(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]:
     nd = len(shape)
     ds = {d % nd for d in dims} if nd else set()
     return tuple(1 if i in ds else s for i, s in enumerate(shape))
@@ -463,11 +538,22 @@ class NP:
 
     @staticmethod
     def where0(mask: Any, g: Any) -> Any:
-        return np.where(mask, g, 0)
+        return np.where(mask, g, _ZERO.get(g.dtype, 0))
 
     @staticmethod
-    def expand(g: Any, shape: tuple[int, ...]) -> Any:
-        return np.broadcast_to(g, shape)
+    def relu_back(g: Any, y: Any) -> Any:
+        z = _ZERO.get(y.dtype, 0)
+        return np.where(y > z, g, z)
+
+    @staticmethod
+    def tanh_back(g: Any, y: Any) -> Any:
+        return g * (_ONE.get(y.dtype, 1) - y * y)
+
+    @staticmethod
+    def sigmoid_back(g: Any, y: Any) -> Any:
+        return g * (_ONE.get(y.dtype, 1) - y) * y
+
+    expand = staticmethod(_broadcast)
 
     @staticmethod
     def reshape(g: Any, shape: tuple[int, ...]) -> Any:
@@ -519,10 +605,14 @@ class NP:
     @staticmethod
     def as_strided_backward(g: Any, base_shape: Any, size: Any, stride: Any, offset: int) -> Any:
         out = np.zeros(base_shape, dtype=g.dtype)
-        view = np.lib.stride_tricks.as_strided(
-            out.reshape(-1)[offset:], size, tuple(s * out.itemsize for s in stride)
+        # NOTE: the window may cover a memory location several times (a stride-0 expand):
+        # each covering element adds its gradient there, so scatter-add by flat index
+        # (np.add on an overlapping view would keep only one of them)
+        flat = np.arange(out.size, dtype=np.intp)
+        where = np.lib.stride_tricks.as_strided(
+            flat[offset:], size, tuple(s * flat.itemsize for s in stride)
         )
-        np.add(view, g, out=view)
+        np.add.at(out.reshape(-1), where, np.broadcast_to(g, size))
         return out
 
 
@@ -540,6 +630,18 @@ class TT:
     @staticmethod
     def where0(mask: Any, g: Tensor) -> Tensor:
         return g * _wrap(np.asarray(mask).astype(g._data.dtype))
+
+    @staticmethod
+    def relu_back(g: Tensor, y: Tensor) -> Tensor:
+        return TT.where0(y._data > 0, g)
+
+    @staticmethod
+    def tanh_back(g: Tensor, y: Tensor) -> Tensor:
+        return g * (1 - y * y)
+
+    @staticmethod
+    def sigmoid_back(g: Tensor, y: Tensor) -> Tensor:
+        return g * (1 - y) * y
 
     @staticmethod
     def expand(g: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -715,16 +817,15 @@ LOG = node_class("LogBackward0", (lambda F, g, s, a: g / s[0],), saved=(("self",
 SQRT = node_class("SqrtBackward0", (lambda F, g, s, a: g / (2 * s[0]),), saved=(("result", -1, 1),))
 SIN = node_class("SinBackward0", (lambda F, g, s, a: g * F.cos(s[0]),), saved=(("self", 0, 1),))
 COS = node_class("CosBackward0", (lambda F, g, s, a: g * -F.sin(s[0]),), saved=(("self", 0, 1),))
+# g * (1 - y*y), g * (1 - y) * y and where(y > 0, g, 0), as F helpers (numpy constants)
 TANH = node_class(
-    "TanhBackward0", (lambda F, g, s, a: g * (1 - s[0] * s[0]),), saved=(("result", -1, 1),)
+    "TanhBackward0", (lambda F, g, s, a: F.tanh_back(g, s[0]),), saved=(("result", -1, 1),)
 )
 SIGMOID = node_class(
-    "SigmoidBackward0", (lambda F, g, s, a: g * (1 - s[0]) * s[0],), saved=(("result", -1, 1),)
+    "SigmoidBackward0", (lambda F, g, s, a: F.sigmoid_back(g, s[0]),), saved=(("result", -1, 1),)
 )
 RELU = node_class(
-    "ReluBackward0",
-    (lambda F, g, s, a: F.where0(F.data(s[0]) > 0, g),),
-    saved=(("result", -1, 1),),
+    "ReluBackward0", (lambda F, g, s, a: F.relu_back(g, s[0]),), saved=(("result", -1, 1),)
 )
 
 
@@ -778,6 +879,14 @@ MEAN0 = node_class(
 
 
 def _reduced(sizes: tuple[int, ...], dims: tuple[int, ...]) -> int:
+    try:
+        return _reduced_cached(sizes, dims)
+    except TypeError:  # unhashable dims (a list)
+        return _reduced_cached.__wrapped__(sizes, dims)
+
+
+@functools.lru_cache(maxsize=1024)
+def _reduced_cached(sizes: tuple[int, ...], dims: tuple[int, ...]) -> int:
     k = 1
     for d in {d % len(sizes) for d in dims} if sizes else ():
         k *= sizes[d]
@@ -839,6 +948,10 @@ VIEW = node_class(
 )
 UNSAFE_VIEW = node_class(
     "UnsafeViewBackward0", (lambda F, g, s, a: F.reshape(g, a[0]),), attrs=("self_sym_sizes",)
+)
+# torch's reshape of a non-contiguous tensor that can still be viewed (_reshape_alias)
+RESHAPE_ALIAS = node_class(
+    "ReshapeAliasBackward0", (lambda F, g, s, a: F.reshape(g, a[0]),), attrs=("self_sym_sizes",)
 )
 T = node_class("TBackward0", (lambda F, g, s, a: F.t(g),))
 TRANSPOSE = node_class(
@@ -1106,14 +1219,9 @@ tanh = _math(TANH, np.tanh, "tanh")
 
 
 def _sigmoid_np(a: Any) -> Any:
-    # 1 / (1 + exp(-a)), as torch computes it, with one temporary
-    if a.ndim == 0:
-        return 1 / (1 + np.exp(-a))
-    t = np.negative(a)
-    np.exp(t, out=t)
-    t += 1
-    np.reciprocal(t, out=t)
-    return t
+    # 1 / (1 + exp(-a)), as torch computes it
+    one = _ONE.get(a.dtype, 1)
+    return one / (one + np.exp(-a))
 
 
 sigmoid = _math(SIGMOID, _sigmoid_np, "sigmoid")
@@ -1123,8 +1231,12 @@ def abs(x: Tensor) -> Tensor:  # noqa: A001 - torch's name
     return _unary(ABS, np.abs, "abs", x)
 
 
+def _relu_np(a: Any) -> Any:
+    return np.maximum(a, _ZERO.get(a.dtype, 0))
+
+
 def relu(x: Tensor) -> Tensor:
-    return _unary(RELU, lambda a: np.maximum(a, 0), "relu", x)
+    return _unary(RELU, _relu_np, "relu", x)
 
 
 def clamp(x: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
@@ -1183,11 +1295,21 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     xd = x._data if dtype is None else x._data.astype(dtype.np)
     n = xd.size
     if dim is None:
-        return _apply(MEAN0, "mean", (x,), xd.mean(dtype=xd.dtype), None, (n, xd.shape))
+        return _apply(MEAN0, "mean", (x,), _mean_np(xd, None, False), None, (n, xd.shape))
     dims = _norm_dims(dim, xd.ndim)
     axes = tuple(d % xd.ndim for d in dims) if xd.ndim else None
-    data = xd.mean(axis=axes, keepdims=keepdim, dtype=xd.dtype)
+    data = _mean_np(xd, axes, keepdim)
     return _apply(MEAN1, "mean", (x,), data, None, (dims, keepdim, n, xd.shape))
+
+
+def _mean_np(xd: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> Any:
+    """`xd.mean(axis=axes, keepdims=keepdim, dtype=xd.dtype)` without numpy's Python layer:
+    the same sum divided by the count (numpy divides in float64 and rounds once; dividing
+    in the array's float dtype rounds to the same value)."""
+    count = xd.size if axes is None else _reduced(xd.shape, axes)
+    if count == 0 or xd.dtype.kind != "f":
+        return xd.mean(axis=axes, keepdims=keepdim, dtype=xd.dtype)  # nan + numpy's warning
+    return _add_reduce(xd, axis=axes, dtype=xd.dtype, keepdims=keepdim) / count
 
 
 def _strides(a: np.ndarray) -> tuple[int, ...]:
@@ -1216,7 +1338,12 @@ def matmul(x: Tensor, y: Tensor) -> Tensor:
     if nx == 1 and ny == 2:
         # NOTE: torch computes vector @ matrix as mm(unsqueeze(v, 0), M).squeeze(0)
         r = mm(unsqueeze(x, 0), y)
-        return _view(SQUEEZE4, "squeeze", r, r._data[0], (0, r._data.shape))
+        out = _view(SQUEEZE4, "squeeze", r, r._data[0], (0, r._data.shape))
+        # NOTE: torch squeezes in place (squeeze_): the result is no view, at _version 1
+        out._base = None
+        out._view_ver = None
+        out._bump()
+        return out
     if nx == 2 and ny == 2:
         return mm(x, y)
     # batched, as torch decomposes it: expand the batch dims, fold them into one, bmm, then
@@ -1322,6 +1449,9 @@ def _view(
             # NOTE: torch marks views made under no_grad; they still report requires_grad
             out._requires_grad = True
             out._meta().no_grad_view = True
+            _track_view(out._base, out)
+    else:
+        _track_view(out._base, out)
     if _FW is not None:
         _FW.op(cls, (x,), out, attrs)
     if trace.RECORDER is not None:
@@ -1383,7 +1513,8 @@ def reshape(x: Tensor, *shape: Any) -> Tensor:
     shape = _view_shape(x, shape)
     data = _try_view(x._data, shape)
     if data is not None:
-        return _view(VIEW, "reshape", x, data, (x._data.shape,))
+        cls = VIEW if x._data.flags.c_contiguous else RESHAPE_ALIAS
+        return _view(cls, "reshape", x, data, (x._data.shape,))
     c = clone(x)
     out = _new(Tensor)
     _init(out, c._data.reshape(shape), x._dtype)
@@ -1463,7 +1594,7 @@ def expand(x: Tensor, *sizes: Any) -> Tensor:
         )
     target = tuple(shp[i - lead] if s == -1 else s for i, s in enumerate(sizes))
     try:
-        data = np.broadcast_to(x._data, target)
+        data = _broadcast(x._data, target)
     except ValueError:
         raise RuntimeError(
             "The expanded size of the tensor must match the existing size at non-singleton "
@@ -1518,6 +1649,15 @@ def getitem(x: Tensor, idx: Any) -> Tensor:
     items = (idx,) if single else idx
     nd = x._data.ndim
     n_spec = len([i for i in items if i is not None and i is not Ellipsis])
+    if single and nd == 0:
+        # NOTE: torch checks a lone int or slice index of a 0-dim tensor first
+        if isinstance(idx, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if isinstance(idx, int) and not isinstance(idx, bool):
+            raise IndexError(
+                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+            )
     if n_spec > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd}")
     out = x
@@ -1688,6 +1828,77 @@ def _check_inplace(x: Tensor, will_require_grad: bool) -> None:
             raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
 
 
+# in-place ops whose torch kernel skips the internal-overlap check (fill kernels,
+# masked_fill_, index_put_): they may write into an expanded tensor
+_NO_INTERNAL_OVERLAP_CHECK = frozenset(
+    {
+        "ZeroBackward0",
+        "FillBackward2",
+        "MaskedFillBackward0",
+        "MaskedFillBackward1",
+        "IndexPutBackward0",
+    }
+)
+
+
+def _dense(a: np.ndarray) -> bool:
+    """torch's is_non_overlapping_and_dense: some permutation of the dims is contiguous."""
+    if a.flags.c_contiguous or a.flags.f_contiguous:
+        return True
+    expected = a.itemsize
+    for st, n in sorted((st, n) for n, st in zip(a.shape, a.strides) if n != 1):
+        if st != expected:
+            return False
+        expected *= n
+    return True
+
+
+def _partial_overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """torch's get_overlap_status(a, b) == Partial for two arrays over one storage."""
+    if a.size == 0 or b.size == 0 or not _dense(a) or not _dense(b):
+        return False  # NOTE: torch calls non-dense layouts "too hard" and lets them through
+    ab = a.__array_interface__["data"][0]
+    bb = b.__array_interface__["data"][0]
+    ae = ab + a.nbytes
+    be = bb + b.nbytes
+    if ab == bb and ae == be:
+        return a.strides != b.strides
+    return ab < be and bb < ae
+
+
+def _write_target(
+    x: Tensor, cls: type[Node] | None, others: tuple[Any, ...], attrs: tuple[Any, ...]
+) -> np.ndarray:
+    """The array an in-place op writes into, after torch's memory-overlap checks (the
+    written-to tensor must not repeat a location; an input must not partly overlap it)."""
+    d = x._data
+    if not d.flags.writeable:
+        # numpy marks stride-0 (expanded) arrays and their slices read-only; torch refuses
+        # only a written-to tensor with a stride-0 dim of size > 1 (self-copy returns early)
+        self_copy = cls is COPY and bool(others) and others[0] is x
+        if not self_copy and getattr(cls, "_name", None) not in _NO_INTERNAL_OVERLAP_CHECK:
+            for n, st in zip(d.shape, d.strides):
+                if st == 0 and n > 1:
+                    raise RuntimeError(errors.INTERNAL_OVERLAP)
+        st_ = x._storage
+        try:
+            d = np.ndarray(
+                d.shape,
+                d.dtype,
+                buffer=st_,
+                offset=d.__array_interface__["data"][0] - st_.__array_interface__["data"][0],
+                strides=d.strides,
+            )
+        except (TypeError, ValueError, BufferError):
+            pass  # not a plain buffer: the write below reports it
+    storage = x._storage
+    for o in others + attrs if attrs else others:
+        if isinstance(o, Tensor) and o._storage is storage and o is not x:
+            if _partial_overlap(d, o._data):
+                raise RuntimeError(errors.PARTIAL_OVERLAP)
+    return d
+
+
 def _inplace(
     x: Tensor,
     name: str,
@@ -1699,19 +1910,28 @@ def _inplace(
     """Write `new_values(x_data)` into x, then give x (or its base) the op's history."""
     rec = trace.RECORDER
     ref = rec.snapshot(x) if rec is not None else None
-    needs = (
-        cls is not None
-        and grad_mode._enabled
-        and (x._requires_grad or any(isinstance(o, Tensor) and o._requires_grad for o in others))
-    )
+    needs = False
+    if cls is not None and grad_mode._enabled:
+        needs = x._requires_grad
+        if not needs:
+            for o in others:
+                if isinstance(o, Tensor) and o._requires_grad:
+                    needs = True
+                    break
     _check_inplace(x, needs)
-    keep_self = needs and any(s == 0 for s in cls._save_src)
+    target = _write_target(x, cls, others, attrs)
+    keep_self = needs and 0 in cls._save_src
     orig = _wrap(x._data.copy(), x._dtype) if keep_self else x
     new = new_values(x._data)
     if _FW is not None:
         _FW.inplace(x, cls, others, attrs, new)  # before the write: x._data is the old primal
     try:
-        np.copyto(x._data, new, casting="same_kind")
+        if target is x._data:
+            np.copyto(target, new, casting="same_kind")
+        else:
+            # NOTE: a write-allowed expanded tensor: write only what changes, so a location
+            # seen through several elements keeps torch's value (index_put_, masked_fill_)
+            np.copyto(target, new, casting="same_kind", where=np.not_equal(new, x._data))
     except TypeError:
         raise RuntimeError(
             f"result type {_BY_NP[np.asarray(new).dtype].name.capitalize().replace('32', '')} "
@@ -1719,11 +1939,7 @@ def _inplace(
         ) from None
     except ValueError as e:
         if "read-only" in str(e):
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers "
-                "to a single memory location. Please clone() the tensor before performing the "
-                "operation."
-            ) from None
+            raise RuntimeError(errors.INTERNAL_OVERLAP) from None
         raise
     if needs:
         # NOTE: inputs are saved at their version before the write (torch saves them before
@@ -1778,6 +1994,7 @@ def _rebase(x: Tensor, cls: type[Node], ins: tuple[Any, ...], attrs: tuple[Any, 
         x._grad_fn = fn
         x._requires_grad = True
         x._output_nr = 0
+        _sync_views(x)
         return fn
     size, stride, offset, base_shape = _view_geometry(x)
     cs = new_node(CopySlices, (_edge(base), *fn.next_functions[1:]))
@@ -1788,6 +2005,7 @@ def _rebase(x: Tensor, cls: type[Node], ins: tuple[Any, ...], attrs: tuple[Any, 
     base._grad_fn = cs
     base._requires_grad = True
     base._output_nr = 0
+    _sync_views(base)
     # the view's own history is regenerated as a strided view of the new base history
     asn = new_node(AS_STRIDED, ((cs, 0),), (size, stride, offset, base_shape))
     asn._shape = x._data.shape
@@ -1879,7 +2097,7 @@ sqrt_ = _unary_inplace(SQRT, np.sqrt, "sqrt_")
 neg_ = _unary_inplace(NEG, np.negative, "neg_")
 tanh_ = _unary_inplace(TANH, np.tanh, "tanh_")
 sigmoid_ = _unary_inplace(SIGMOID, _sigmoid_np, "sigmoid_")
-relu_ = _unary_inplace(RELU, lambda a: np.maximum(a, 0), "relu_")
+relu_ = _unary_inplace(RELU, _relu_np, "relu_")
 abs_ = _unary_inplace(ABS, np.abs, "abs_")
 
 
@@ -1889,9 +2107,15 @@ def copy_(x: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
             f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"
         )
     sd = src._data
-    return _inplace(
-        x, "copy_", COPY, lambda a: np.broadcast_to(sd, a.shape).astype(a.dtype), (src,)
-    )
+
+    def values(a: np.ndarray) -> np.ndarray:
+        # NOTE: the common same-shape copy writes src's array straight in (np.copyto copes
+        # with overlap); other shapes broadcast, as torch's copy_ does
+        if sd.shape == a.shape:
+            return sd if sd.dtype == a.dtype else sd.astype(a.dtype)
+        return _broadcast(sd, a.shape).astype(a.dtype)
+
+    return _inplace(x, "copy_", COPY, values, (src,))
 
 
 def setitem(x: Tensor, idx: Any, value: Any) -> None:
@@ -2021,6 +2245,9 @@ def _multi_view(cls: type[Node], name: str, x: Tensor, datas: list[Any], attrs: 
         elif x._requires_grad:
             out._requires_grad = True
             out._meta().no_grad_view = True
+            _track_view(base, out)
+        else:
+            _track_view(base, out)
         outs.append(out)
     if _FW is not None:
         _FW.views(x, outs)

@@ -228,7 +228,7 @@ def format_tensor(
     requires_grad: bool = False,
     grad_fn_name: str | None = None,
     tangent: np.ndarray | None = None,
-    default_dtype: dtypes.dtype = dtypes.float32,
+    default_dtype: dtypes.dtype | None = None,
 ) -> str:
     """Exactly what PyTorch's `repr(tensor)` prints for a CPU strided tensor with these values.
 
@@ -236,6 +236,8 @@ def format_tensor(
     forward-AD tangent's values (same dtype as the primal). `default_dtype` is what
     `torch.get_default_dtype()` returns; tensors of that dtype, int64 and bool print no dtype.
     """
+    if default_dtype is None:
+        default_dtype = dtypes.DEFAULT
     prefix = "tensor("
     indent = len(prefix)
     values = np.asarray(array).astype(dtype.np, copy=False)

@@ -402,7 +402,7 @@ def logsumexp(x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     if dim is None:
         raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
     if not x._dtype.is_floating_point:
-        x = ops._to_dtype(x, dtypes.float32)  # NOTE: torch promotes integer inputs
+        x = ops._to_dtype(x, dtypes.DEFAULT)  # NOTE: torch promotes integer inputs
     xd = x._data
     dims = _norm_dims(dim, xd.ndim)
     axes = _axes(dims, xd.ndim) if dims else tuple(range(xd.ndim))

@@ -19,5 +19,5 @@ def reset() -> None:
     if forward_ad._current_level >= 0:
         forward_ad.exit_dual_level()
     printing.set_printoptions(profile="default", sci_mode=None)
-    factory._DEFAULT = dtypes.float32
+    dtypes.DEFAULT = dtypes.float32
     factory.manual_seed(0)

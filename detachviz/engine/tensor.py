@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
+from weakref import ref as _weakref
 
 import numpy as np
 
@@ -49,10 +50,18 @@ class _Meta:
         "no_grad_view",
         "view_of_leaf",
         "inference",
+        "own_rg",
+        "views",
     )
 
     def __init__(self) -> None:
         self.inference = False
+        # views only: the view's own requires_grad flag (torch's requires_grad_ on the view);
+        # its effective requires_grad is this or its base's (see `_sync_views`)
+        self.own_rg = False
+        # bases only: weakrefs to views made without history, whose requires_grad follows
+        # this tensor's
+        self.views: list[Any] | None = None
         self.accumulator: AccumulateGrad | None = None
         self.retains_grad = False
         self.hooks: list[Any] | None = None  # hooks of a leaf, run by its AccumulateGrad
@@ -109,7 +118,7 @@ class Tensor:
         # legacy constructor: torch.Tensor([1, 2]) / torch.Tensor(2, 3) / torch.Tensor()
         from detachviz.engine.factory import legacy_new
 
-        return legacy_new(cls, dtypes.float32, args, kwargs)
+        return legacy_new(cls, dtypes.DEFAULT, args, kwargs)
 
     @classmethod
     def _make_subclass(cls, subclass: type, data: Tensor, require_grad: bool = False) -> Any:
@@ -233,7 +242,14 @@ class Tensor:
             raise RuntimeError(msg)
         if value and not self._dtype.is_floating_point:
             raise RuntimeError(int_message)
-        self._requires_grad = bool(value)
+        value = bool(value)
+        base = self._base
+        if base is not None:
+            # NOTE: torch: a view requires grad if it does itself or its base does
+            self._meta().own_rg = value
+            value = value or base._requires_grad
+        self._requires_grad = value
+        _sync_views(self)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if self._grad_fn is not None and requires_grad:
@@ -410,6 +426,7 @@ class Tensor:
         self._requires_grad = False
         self._output_nr = 0
         self._fw_tangent = None
+        _sync_views(self)
         if rec is not None:
             rec.record("detach_", (ref,), (self,), cut="detach_", inplace=True)
         return self
@@ -669,12 +686,50 @@ def _edge(t: Tensor) -> tuple[Node | None, int]:
     """The (node, output_nr) a gradient for `t` flows into."""
     if t._base is not None:
         _fresh_view(t)
+        fn = t._grad_fn
+        if fn is not None:
+            return (fn, t._output_nr)
+        # NOTE: a view with no history that requires grad only through its base (made under
+        # no_grad, or before base.requires_grad_()) has no AccumulateGrad in torch: its
+        # gradient goes nowhere
+        x = t._x
+        if t._requires_grad and x is not None and x.own_rg:
+            return (t._accumulator(), 0)
+        return _NO_EDGE
     fn = t._grad_fn
     if fn is not None:
         return (fn, t._output_nr)
     if t._requires_grad:
         return (t._accumulator(), 0)
     return _NO_EDGE
+
+
+def _track_view(base: Tensor, view: Tensor) -> None:
+    """Remember a view made without history: its requires_grad follows `base`'s."""
+    m = base._x
+    if m is None:
+        m = base._x = _Meta()
+    views = m.views
+    if views is None:
+        m.views = [_weakref(view)]
+        return
+    if len(views) >= 64 and len(views) & (len(views) - 1) == 0:
+        views[:] = [r for r in views if r() is not None]  # drop dead refs now and then
+    views.append(_weakref(view))
+
+
+def _sync_views(base: Tensor) -> None:
+    """After `base`'s requires_grad changed: views without history follow it (torch's view
+    requires_grad() is its own flag or its base's)."""
+    m = base._x
+    if m is None or not m.views:
+        return
+    rg = base._requires_grad
+    for r in m.views:
+        v = r()
+        if v is not None and v._grad_fn is None:
+            x = v._x
+            v._requires_grad = rg or (x is not None and x.own_rg)
 
 
 _NO_EDGE = (None, 0)

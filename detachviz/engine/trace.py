@@ -16,6 +16,8 @@ from typing import Any
 
 from detachviz.engine import grad_mode
 
+_new = object.__new__
+
 # The cut mechanisms, as they appear in graph edges and in `detachviz grad` reasons.
 CUTS = ("detach", "detach_", "data", "no_grad", "copy")
 
@@ -120,10 +122,17 @@ class Recorder:
         """The tensor's snapshot, reused while its autograd state is unchanged (most inputs
         are the unchanged output of an earlier op, so this is one dict lookup)."""
         key = id(t)
-        ref = self._refs.get(key)
-        if ref is None or ref.grad_fn is not t._grad_fn or ref.requires_grad != t._requires_grad:
-            ref = Ref(t, ref.producer if ref is not None else None)
-            self._refs[key] = ref
+        old = self._refs.get(key)
+        fn = t._grad_fn
+        rg = t._requires_grad
+        if old is not None and old.grad_fn is fn and old.requires_grad == rg:
+            return old
+        ref = _new(Ref)
+        ref.tensor = t
+        ref.grad_fn = fn
+        ref.requires_grad = rg
+        ref.producer = None if old is None else old.producer
+        self._refs[key] = ref
         return ref
 
     def record(
@@ -135,29 +144,73 @@ class Recorder:
         inplace: bool = False,
     ) -> Record:
         """Record one op. Call *after* the outputs exist; for in-place ops the input
-        snapshot must be taken before the write, so call `snapshot()` first and pass Refs."""
-        ins = tuple([x if type(x) is Ref else self._ref(x) for x in inputs])
-        grad_enabled = grad_mode._enabled
-        if cut is None and not grad_enabled:
+        snapshot must be taken before the write, so call `snapshot()` first and pass Refs.
+
+        NOTE: this runs on every op while recording, so it is written out flat: objects are
+        made without __init__ calls and `_ref` / `line()` are inlined."""
+        refs = self._refs
+        ins = []
+        for x in inputs:
+            if type(x) is not Ref:
+                key = id(x)
+                old = refs.get(key)
+                fn = x._grad_fn
+                rg = x._requires_grad
+                if old is not None and old.grad_fn is fn and old.requires_grad == rg:
+                    x = old
+                else:
+                    ref = _new(Ref)
+                    ref.tensor = x
+                    ref.grad_fn = fn
+                    ref.requires_grad = rg
+                    ref.producer = None if old is None else old.producer
+                    refs[key] = x = ref
+            ins.append(x)
+        ge = grad_mode._enabled
+        if cut is None and not ge:
             # NOTE: an in-place write into a tensor that requires grad (an optimizer step,
             # nn.init) cuts nothing of the target itself; only what flows in from the others.
             for r in ins[1:] if inplace else ins:
                 if r.requires_grad:
                     cut = "no_grad"
                     break
-        rec = Record(len(self.records), op, ins, (), cut, self.line(), inplace, grad_enabled)
+        # the line of the innermost frame that belongs to the script (as `line()` finds it)
+        line = None
+        script = self.script
+        if script is not None:
+            frame = sys._getframe(1)
+            while frame is not None:
+                if frame.f_code.co_filename == script:
+                    line = frame.f_lineno
+                    break
+                frame = frame.f_back
+        records = self.records
+        rec = _new(Record)
+        rec.index = len(records)
+        rec.op = op
+        rec.inputs = tuple(ins)
+        rec.cut = cut
+        rec.line = line
+        rec.inplace = inplace
+        rec.grad_enabled = ge
+        rec._saved_raw = None
         if outputs:
-            refs = self._refs
             outs = []
             for t in outputs:
-                ref = Ref(t, rec)
+                ref = _new(Ref)
+                ref.tensor = t
+                ref.grad_fn = t._grad_fn
+                ref.requires_grad = t._requires_grad
+                ref.producer = rec
                 refs[id(t)] = ref
                 outs.append(ref)
             rec.outputs = tuple(outs)
             fn = outputs[0]._grad_fn
             if fn is not None and fn._saved:
                 rec._saved_raw = (fn, fn._saved)
-        self.records.append(rec)
+        else:
+            rec.outputs = ()
+        records.append(rec)
         return rec
 
     def snapshot(self, tensor: Any) -> Ref:

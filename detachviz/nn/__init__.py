@@ -5,13 +5,19 @@ from __future__ import annotations
 from detachviz.nn import functional, init
 from detachviz.nn.activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from detachviz.nn.container import ModuleList, Sequential
+from detachviz.nn.dropout import Dropout
+from detachviz.nn.flatten import Flatten, Unflatten
 from detachviz.nn.linear import Identity, Linear
-from detachviz.nn.loss import CrossEntropyLoss, MSELoss, NLLLoss
+from detachviz.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from detachviz.nn.module import Module
 from detachviz.nn.parameter import Parameter
 
 __all__ = [
+    "BCELoss",
+    "BCEWithLogitsLoss",
     "CrossEntropyLoss",
+    "Dropout",
+    "Flatten",
     "Identity",
     "Linear",
     "LogSoftmax",
@@ -25,6 +31,7 @@ __all__ = [
     "Sigmoid",
     "Softmax",
     "Tanh",
+    "Unflatten",
     "functional",
     "init",
 ]

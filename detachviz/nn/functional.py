@@ -128,6 +128,29 @@ def log_softmax(
     return z - z.exp().sum(dim, keepdim=True).log()
 
 
+# ---------------------------------------------------------------- dropout
+
+
+def _check_p(p: float) -> None:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """torch's at::dropout on CPU: the input itself when p == 0, not training or empty;
+    otherwise input * mask (MulBackward0), mask = bernoulli(1 - p) / (1 - p) (zeros for p=1).
+    NOTE: the mask is a constant made from random numbers, so no graph edge leads to it."""
+    _check_p(p)
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        noise = T.zeros((), dtype=input.dtype)
+    else:
+        keep = T.rand(*input.shape) < (1 - p)
+        noise = keep.to(input.dtype) / (1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
 # ---------------------------------------------------------------- losses
 
 
@@ -156,6 +179,56 @@ def mse_loss(
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
+
+
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Mean (or sum, or none) of |input - target|. NOTE: torch's at::l1_loss is a composite
+    (sub, abs, then the reduction), so its grad_fn is MeanBackward0 / SumBackward0."""
+    return _reduce((input - target).abs(), reduction)
+
+
+def binary_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """-w (t log x + (1 - t) log(1 - x)); torch's grad_fn is BinaryCrossEntropyBackward0."""
+    enum = _reduction_enum(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size."
+        )
+    if weight is not None:
+        weight = weight.expand(*np.broadcast_shapes(tuple(target.shape), tuple(weight.shape)))
+    return T._C._nn.binary_cross_entropy(input, target, weight, enum)
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
+    """BCE on sigmoid(input), computed stably; BinaryCrossEntropyWithLogitsBackward0."""
+    enum = _reduction_enum(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    return T.binary_cross_entropy_with_logits(input, target, weight, pos_weight, enum)
 
 
 def _class_dim(input: Tensor) -> int:

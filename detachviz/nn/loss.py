@@ -1,4 +1,4 @@
-"""Loss modules: MSELoss, CrossEntropyLoss, NLLLoss (thin wrappers on functional)."""
+"""Loss modules: MSE, CrossEntropy, NLL, BCE and BCEWithLogits (thin wrappers on functional)."""
 
 from __future__ import annotations
 
@@ -71,4 +71,28 @@ class CrossEntropyLoss(_WeightedLoss):
             ignore_index=self.ignore_index,
             reduction=self.reduction,
             label_smoothing=self.label_smoothing,
+        )
+
+
+class BCELoss(_WeightedLoss):
+    def forward(self, input: Any, target: Any) -> Any:
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    def __init__(
+        self,
+        weight: Any = None,
+        size_average: Any = None,
+        reduce: Any = None,
+        reduction: str = "mean",
+        pos_weight: Any = None,
+    ) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input: Any, target: Any) -> Any:
+        return F.binary_cross_entropy_with_logits(
+            input, target, self.weight, pos_weight=self.pos_weight, reduction=self.reduction
         )

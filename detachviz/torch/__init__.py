@@ -7,12 +7,17 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import bce_loss as _bce
+from detachviz.engine import closeness as _close
 from detachviz.engine import dtype as _dt
 from detachviz.engine import factory as _f
 from detachviz.engine import grad_mode as _gm
 from detachviz.engine import joining as _join
+from detachviz.engine import loss as _loss
 from detachviz.engine import ops as _ops
+from detachviz.engine import post_accumulate as _post_accumulate  # noqa: F401 - installs
 from detachviz.engine import reductions as _red
+from detachviz.engine import statistics as _stats
 from detachviz.engine.size import Size
 from detachviz.engine.tensor import Tensor
 
@@ -138,6 +143,10 @@ any = _ops.any_  # noqa: A001
 all = _ops.all_  # noqa: A001
 equal = _ops.equal
 allclose = _ops.allclose
+isclose = _close.isclose
+std = _stats.std
+var = _stats.var
+norm = _stats.norm
 max = _red.max  # noqa: A001
 min = _red.min  # noqa: A001
 maximum = _red.maximum
@@ -156,6 +165,7 @@ stack = _join.stack
 where = _join.where
 bmm = _join.bmm
 masked_fill = _join.masked_fill
+binary_cross_entropy_with_logits = _bce.binary_cross_entropy_with_logits
 
 
 def is_anomaly_enabled() -> bool:
@@ -183,12 +193,13 @@ def numel(t: Tensor) -> int:
 
 
 def get_default_dtype() -> _dt.dtype:
-    return _dt.float32
+    return _dt.DEFAULT
 
 
 def set_default_dtype(d: _dt.dtype) -> None:
-    if d is not _dt.float32:
-        raise NotImplementedError("detachviz supports only float32 as the default dtype")
+    if not isinstance(d, _dt.dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _dt.DEFAULT = d
 
 
 def is_storage(obj: Any) -> bool:
@@ -226,6 +237,23 @@ class _Cuda:
 
 
 cuda = _Cuda()
+
+
+class _NN:
+    """torch._C._nn: the fused ops torch.nn.functional calls."""
+
+    mse_loss = staticmethod(_loss.mse_loss)
+    nll_loss_nd = staticmethod(_loss.nll_loss_nd)
+    binary_cross_entropy = staticmethod(_bce.binary_cross_entropy)
+
+
+class _CModule:
+    """torch._C, as far as scripts and nn reach into it."""
+
+    _nn = _NN()
+
+
+_C = _CModule()
 np_ = np  # internal alias (keeps `np` out of torch's public names below)
 
 # lazily imported submodules (written elsewhere; a missing one must not break `import torch`)

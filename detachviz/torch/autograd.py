@@ -9,6 +9,7 @@ from typing import Any
 from detachviz.engine import errors as _errors
 from detachviz.engine import grad_mode as _gm
 from detachviz.engine.autograd import backward, grad
+from detachviz.engine.custom_function import Function, function
 from detachviz.engine.node import Node as _Node
 from detachviz.engine.tensor import Tensor
 
@@ -90,4 +91,13 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"torch.autograd.{name} is not supported by detachviz")
 
 
-__all__ = ["backward", "grad", "Variable", "no_grad", "enable_grad", "set_grad_enabled"]
+__all__ = [
+    "backward",
+    "grad",
+    "Function",
+    "function",
+    "Variable",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+]

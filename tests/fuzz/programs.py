@@ -617,53 +617,6 @@ def check(program: Program, torch_mod: Any, dt_mod: Any) -> Mismatch | None:
 # short and delete rows as soon as the engine matches torch (the xfail below will say so).
 KNOWN: list[tuple[str, str, str]] = [
     (
-        # torch: a view's requires_grad follows its base's, even for views made before
-        # base.requires_grad_(); detachviz freezes it when the view is made
-        "view-requires-grad-follows-base",
-        r":requires_grad$|^backward:outcome\[(detachviz|torch) raised: element 0 of tensors",
-        "v0 = torch.tensor([0.5, -1.0])\nv1 = v0[1:]\nv0.requires_grad_()\nv2 = v1 * 2",
-    ),
-    (
-        # torch: a view made under no_grad of a tensor requiring grad gets no .grad from
-        # backward (it stays None); detachviz accumulates into it
-        "no-grad-view-grad-stays-none",
-        r"^grads:grad_none$",
-        "v0 = torch.tensor([-0.4, 0.3], requires_grad=True)\n"
-        "with torch.no_grad():\n    v1 = v0[0:]\nv1.sum().backward()",
-    ),
-    (
-        # torch: AccumulateGrad skips a leaf that no longer requires grad, so a leaf
-        # detach_()'ed after use keeps .grad None; detachviz still accumulates
-        "detach_-leaf-gets-no-grad",
-        r"^grads:grad_none$",
-        "v0 = torch.tensor([1.1, 0.2], requires_grad=True)\nv1 = v0 * v0\nv0.detach_()\n"
-        "v1.sum().backward()",
-    ),
-    (
-        # the regenerated grad_fn of an expanded view (after an in-place on its base) must sum
-        # over the stride-0 elements; detachviz gives the gradient of one copy only
-        "regenerated-expand-view-grad",
-        r"^grads:grad_values$",
-        "v0 = torch.tensor([0.3, 0.4], requires_grad=True)\nv1 = v0.sum()\nv2 = v1.expand(2)\n"
-        "with torch.no_grad():\n    v1.add_(1)\nv2.sum().backward()",
-    ),
-    (
-        # torch raises when an in-place op's input partially overlaps its output
-        "partial-overlap-not-checked",
-        r"^\w+:outcome\[torch raised: unsupported operation: some elements of the\]$",
-        "v0 = torch.tensor([-2.7, 0.4])\nv1 = v0[0]\nv0.mul_(v1)",
-    ),
-    (
-        # detachviz's internal-overlap check is too eager: torch allows zero_/fill on an
-        # expanded tensor, self-copy, and writes to a slice of an expanded tensor; and torch
-        # checks "a view of a leaf Variable" first
-        "overlap-check-too-eager",
-        r"^\w+:outcome\[detachviz raised: unsupported operation: more than one element\]$"
-        r"|:error_message\[torch: a view of a leaf Variable\]$",
-        "v0 = torch.tensor([[0.6, -2.9, 0.3], [-2.8, -1.4, 0.2]])\nv1 = v0.expand(2, 2, 3)\n"
-        "v1[0] = 0.5",
-    ),
-    (
         # torch: once the base of a no_grad view is modified in-place (in any mode), reading
         # the view's grad_fn/is_leaf or using it raises; detachviz regenerates a grad_fn
         "no-grad-view-stale-after-base-inplace",
@@ -711,27 +664,6 @@ KNOWN: list[tuple[str, str, str]] = [
         "v2.zero_()\nv1.sum().backward()\nv1.sum().backward()",
     ),
     (
-        # torch.tensor(t) of an expanded tensor is a contiguous copy in torch; detachviz keeps
-        # the stride-0 layout, so a later .view(-1) fails
-        "tensor-copy-not-contiguous",
-        r"^\w+:outcome\[detachviz raised: view size is not compatible",
-        "v0 = torch.tensor([-0.1, -0.9])\nv1 = v0.expand(2, 2)\nv2 = torch.tensor(v1)\n"
-        "v3 = v2.view(-1)",
-    ),
-    (
-        # torch: 1-D @ 2-D squeezes its result in place, so the result is at _version 1
-        "matmul-1d-version",
-        r"^matmul:version$",
-        "v0 = torch.tensor([[1.1, 2.6], [-1.4, -2.0]], requires_grad=True)\n"
-        "v1 = torch.tensor([-2.7, 1.4])\nv2 = v1 @ v0",
-    ),
-    (
-        # torch: reshape of a non-contiguous but viewable tensor is ReshapeAliasBackward0
-        "reshape-alias-grad-fn-name",
-        r"^view:grad_fn$",
-        "v0 = torch.tensor(-1.2, requires_grad=True)\nv1 = v0.expand(2)\nv2 = v1.reshape(-1)",
-    ),
-    (
         # torch: a view's grad_fn is regenerated (AsStridedBackward0) after ANY in-place on
         # its base, even when the base was detach_()'ed first; the saved-tensor error then
         # says "output 0 of AsStrided" where detachviz still names the view op
@@ -740,12 +672,6 @@ KNOWN: list[tuple[str, str, str]] = [
         r"|^backward:outcome\[detachviz raised: one of the variables needed for\]$",
         "v0 = torch.tensor([-2.9, -2.3], requires_grad=True)\nv1 = v0.unsqueeze(0)\n"
         "v0.detach_()\nv0.clamp_(-1, 1)",
-    ),
-    (
-        # torch: "slice() cannot be applied to a 0-dim tensor." (IndexError)
-        "slice-0-dim-message",
-        r":error_message\[torch: slice\(\) cannot be applied to a\]$",
-        "v0 = torch.tensor(-1.1)\nv1 = v0[0:]",
     ),
 ]
 
