@@ -151,7 +151,8 @@ class _Builder:
         # NOTE: the trace keeps what a node saved even after backward() freed it, so saved
         # tensors can be drawn after training steps (torch itself raises on `_saved_*` then).
         if rec is not None and rec.saved:
-            items = [(sv.name, sv.tensor) for sv in rec.saved]
+            shown = {a for a in dir(fn) if a.startswith("_saved_")}  # what torch exposes
+            items = [(sv.name, sv.tensor) for sv in rec.saved if f"_saved_{sv.name}" in shown]
         else:
             items = [(n, v) for n, v in self._saved_items(fn) if hasattr(v, "grad_fn")]
         for name, val in items:

@@ -282,3 +282,32 @@ def test_silent_data_write_is_drawn(script):
 )
 def test_harmless_writes_are_not_drawn(script, code):
     assert writes(graph_of(script(code))) == []
+
+
+def test_show_saved_draws_what_torch_exposes_even_after_backward(script):
+    from detachviz.graph.capture import Options
+
+    path = script("""
+        class Square(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, g):
+                (x,) = ctx.saved_tensors
+                return 2 * x * g
+
+        a = torch.ones(3, requires_grad=True)
+        loss = (Square.apply(a).exp() * a).sum()
+        loss.backward()
+    """)
+    result = run_script(path, record=True, quiet=True)
+    g = capture(pick_roots(result), result.recorder, tensor_names(result.namespace),
+                Options(show_saved=True))  # fmt: skip
+    saved_into = sorted(g.node(e.target).label for e in g.edges
+                        if g.node(e.source).kind == "saved")  # fmt: skip
+    # ExpBackward0 saved its result, MulBackward0 both operands; the custom node shows none,
+    # as torch exposes no _saved_* attributes on it (torchviz draws none either)
+    assert saved_into == ["ExpBackward0", "MulBackward0", "MulBackward0"]
