@@ -41,6 +41,19 @@ NO_GRAD_VIEW_INPLACE = (
     "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
     "be tracked)."
 )
+NO_GRAD_VIEW_REBASED = (
+    "A view was created in no_grad mode and its base or another view of its base has been "
+    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
+    "or both outside (if you want the inplace to be tracked)."
+)
+MULTI_VIEW_REBASED = (
+    "Output {} of {} is a view and its base or another view of its base has been modified "
+    "inplace. This view is the output of a function that returns multiple views. Such functions "
+    "do not allow the output views to be modified inplace. You should replace the inplace "
+    "operation by an out-of-place one."
+)
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
     "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
@@ -114,6 +127,15 @@ ANOMALY_WARNING = (
     "Anomaly Detection has been enabled. This mode will increase the runtime and should only "
     "be enabled for debugging."
 )
+
+
+def no_grad_view_message(view: Any, message: str) -> str:
+    """A no_grad-view error for `view`: a view of such a view (it has a grad_fn) is named."""
+    fn = view._grad_fn
+    if fn is None:
+        return message
+    head = f"Output {view._output_nr} of {short_node_name(fn._name)} is a view of a view which"
+    return message.replace("A view", head, 1)
 
 
 def short_node_name(name: str) -> str:

@@ -58,7 +58,6 @@ from detachviz.engine.tensor import (
     Tensor,
     VersionCounter,
     _edge,
-    _fresh_view,
     _init,
     _sync_views,
     _track_view,
@@ -1204,6 +1203,8 @@ def neg(x: Tensor) -> Tensor:
 
 def _math(cls: type[Node], fn: Any, name: str) -> Any:
     def op(x: Tensor) -> Tensor:
+        if x._dtype.is_floating_point:  # the common case, one call less
+            return _unary(cls, fn, name, x)
         return _float_unary(cls, fn, name, x)
 
     op.__name__ = name
@@ -1441,10 +1442,11 @@ def _view(
     out._base = x if base is None else base
     out._view_ver = vc.v
     if x._requires_grad:
-        if base is not None:
-            _fresh_view(x)
         if grad_mode._enabled:
-            _attach1(cls, out, x, attrs)
+            _attach1(cls, out, x, attrs)  # reads x's (maybe regenerated) history
+            xm = x._x
+            if xm is not None and xm.no_grad_view:
+                out._meta().no_grad_view = True  # NOTE: torch propagates the CreationMeta
         else:
             # NOTE: torch marks views made under no_grad; they still report requires_grad
             out._requires_grad = True
@@ -1745,6 +1747,8 @@ def _copy_slices_backward(node: CopySlices, g: Any, tensor_mode: bool) -> list[A
     its self; the op's other inputs get theirs from the window of g."""
     from detachviz.engine.autograd import _call_rule
 
+    if node._saved is None:
+        raise RuntimeError(errors.BACKWARD_TWICE)
     size, stride, offset, base_shape = node._view_args
     fn = node._fn
     if tensor_mode:
@@ -1818,7 +1822,7 @@ def _check_inplace(x: Tensor, will_require_grad: bool) -> None:
             "should replace the inplace operation by an out-of-place one."
         )
     if will_require_grad and x._x is not None and x._x.no_grad_view:
-        raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
+        raise RuntimeError(errors.no_grad_view_message(x, errors.NO_GRAD_VIEW_INPLACE))
     if x._requires_grad:
         base = x._base
         if base is None:
@@ -1999,6 +2003,9 @@ def _rebase(x: Tensor, cls: type[Node], ins: tuple[Any, ...], attrs: tuple[Any, 
     size, stride, offset, base_shape = _view_geometry(x)
     cs = new_node(CopySlices, (_edge(base), *fn.next_functions[1:]))
     cs._fn = fn
+    # NOTE: torch's CopySlices frees its op's node after a backward without retain_graph and
+    # then refuses a second one; a non-empty `_saved` has the engine release it (-> None)
+    cs._saved = (None,)
     cs._view_args = (size, stride, offset, base_shape)
     cs._shape = base._data.shape
     cs._npd = base._data.dtype
@@ -2237,7 +2244,7 @@ def _multi_view(cls: type[Node], name: str, x: Tensor, datas: list[Any], attrs: 
         out._storage = x._storage
         out._vc = vc
         out._base = base
-        out._view_ver = None  # NOTE: multi-output views are never regenerated
+        out._view_ver = vc.v  # NOTE: never regenerated: reading them after a write raises
         if node is not None:
             out._grad_fn = node
             out._output_nr = k

@@ -524,6 +524,14 @@ class Tensor:
         from detachviz.engine.printing import format_tensor
 
         fn = self._grad_fn
+        name = None if fn is None else type(fn).__name__
+        if self._base is not None and self._requires_grad:
+            try:
+                _fresh_view(self)
+                fn = self._grad_fn
+                name = None if fn is None else type(fn).__name__
+            except RuntimeError:
+                name = "Invalid"  # NOTE: torch's repr of a view whose history is an error
         tangent = self._fw_tangent
         if tangent is not None:
             tangent = np.asarray(getattr(tangent, "_data", tangent))
@@ -531,7 +539,7 @@ class Tensor:
             self._data,
             self._dtype,
             requires_grad=self._requires_grad,
-            grad_fn_name=None if fn is None else type(fn).__name__,
+            grad_fn_name=name,
             tangent=tangent,
         )
 
@@ -671,12 +679,23 @@ def _shadow_output(saved: Tensor, node: Node) -> Tensor:
 def _fresh_view(t: Tensor) -> None:
     """torch regenerates a view's grad_fn once its base (or another view of it) was written
     in place: the view's history becomes AsStridedBackward0 over the base's new history."""
+    if not t._requires_grad:
+        return
     ver = t._view_ver
-    if ver is None or not t._requires_grad:
+    if ver is None:
         return
     vc = t._vc
     cur = 0 if vc is None else vc.v
     if cur != ver:
+        # NOTE: views torch cannot rebase (its CreationMeta: made under no_grad, or one of
+        # several outputs) raise instead, on every read of their history from then on
+        x = t._x
+        if x is not None and x.no_grad_view:
+            raise RuntimeError(errors.no_grad_view_message(t, errors.NO_GRAD_VIEW_REBASED))
+        fn = t._grad_fn
+        if fn is not None and fn._shape is _node.MULTI:
+            name = errors.short_node_name(fn._name)
+            raise RuntimeError(errors.MULTI_VIEW_REBASED.format(t._output_nr, name))
         from detachviz.engine.ops import regen_view
 
         regen_view(t)
