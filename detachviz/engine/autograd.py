@@ -136,7 +136,12 @@ def _run_hook_list(hooks: list[Any], g: Any, tensor_mode: bool) -> Any:
 
 
 def _accumulate(node: AccumulateGrad, g: Any, tensor_mode: bool) -> None:
-    _write_grad(node, g, tensor_mode)
+    var = node.variable
+    if var._grad_fn is not None:
+        # NOTE: the leaf got a history after this graph was built (detach_() then an in-place
+        # op with an operand requiring grad)
+        raise RuntimeError("leaf variable has been moved into the graph interior")
+    _write_grad(node, g, tensor_mode)  # (skips a leaf no longer requiring grad; hooks still run)
     if node._post_acc:
         _run_post_accumulate(node)
 

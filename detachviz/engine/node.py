@@ -221,7 +221,8 @@ class Node:
             if src >= 0 and t._grad_fn is None and src < len(nf) and not _was_leaf(nf[src][0]):
                 raise RuntimeError(errors.DETACHED_INPLACE)
             if cur != versions[k]:
-                fn = self if src < 0 else t._grad_fn
+                # NOTE: torch names the saved view's history as read now (regenerated)
+                fn = self if src < 0 else (t.grad_fn if t._base is not None else t._grad_fn)
                 msg = errors.inplace_message(t, None if fn is None else fn._name, cur, versions[k])
                 sv = SavedVariable(self._value_of_saved(k), self._save_names[k], versions[k], self)
                 raise errors.InplaceModifiedError(msg, sv, self)

@@ -1448,12 +1448,21 @@ def _view(
             if xm is not None and xm.no_grad_view:
                 out._meta().no_grad_view = True  # NOTE: torch propagates the CreationMeta
         else:
-            # NOTE: torch marks views made under no_grad; they still report requires_grad
-            out._requires_grad = True
+            # NOTE: torch marks views made under no_grad; they report their base's
+            # requires_grad (False when the root base was detach_()'ed since)
+            out._requires_grad = out._base._requires_grad
             out._meta().no_grad_view = True
             _track_view(out._base, out)
     else:
         _track_view(out._base, out)
+        # NOTE: torch's CreationMeta does not look at requires_grad: a view made in no_grad
+        # mode (or a view of one) is a no_grad view even of a tensor that needs no grad
+        if not grad_mode._enabled:
+            out._meta().no_grad_view = True
+        elif base is not None:
+            xm = x._x
+            if xm is not None and xm.no_grad_view:
+                out._meta().no_grad_view = True
     if _FW is not None:
         _FW.op(cls, (x,), out, attrs)
     if trace.RECORDER is not None:
@@ -1802,12 +1811,51 @@ CopySlices._custom = staticmethod(_copy_slices_backward)  # type: ignore[assignm
 
 
 def _view_geometry(v: Tensor) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]:
+    """(size, stride, offset, base shape) of view `v` inside its base, in the coordinates of
+    a C-contiguous array of the base's shape (what the backward rules build)."""
     base = v._base
     bd = base._data
     item = bd.itemsize
     ptr = v._data.__array_interface__["data"][0]
     bptr = bd.__array_interface__["data"][0]
-    return v._data.shape, tuple(s // item for s in v._data.strides), (ptr - bptr) // item, bd.shape
+    size = v._data.shape
+    stride = tuple(s // item for s in v._data.strides)
+    offset = (ptr - bptr) // item
+    if not bd.flags.c_contiguous:
+        # NOTE: a base with another dense layout (a transposed result: `x.t() + 2` keeps it)
+        geo = _c_order_geometry(bd, size, stride, offset)
+        if geo is not None:
+            stride, offset = geo
+    return size, stride, offset, bd.shape
+
+
+def _c_order_geometry(
+    bd: np.ndarray, size: tuple[int, ...], stride: tuple[int, ...], offset: int
+) -> tuple[tuple[int, ...], int] | None:
+    """A memory-order window of dense `bd` as (stride, offset) over the C-order flat index of
+    the same elements, or None when that is not one strided window."""
+    n = bd.size
+    if n == 0 or 0 in size or not _dense(bd) or any(s < 0 for s in bd.strides):
+        return None
+    item = bd.itemsize
+    # memory position -> C-order flat index of the element stored there
+    where = np.empty(n, dtype=np.intp)
+    wi = where.itemsize
+    np.lib.stride_tricks.as_strided(where, bd.shape, tuple(s // item * wi for s in bd.strides))[
+        ...
+    ] = np.arange(n).reshape(bd.shape)
+    idx = np.lib.stride_tricks.as_strided(where[offset:], size, tuple(s * wi for s in stride))
+    nd = len(size)
+    start = int(idx[(0,) * nd])
+    cstride = []
+    grid = np.full(size, start, dtype=np.intp)
+    for k in range(nd):
+        st = int(idx[tuple(1 if d == k else 0 for d in range(nd))]) - start if size[k] > 1 else 0
+        cstride.append(st)
+        grid += st * np.arange(size[k]).reshape([-1 if d == k else 1 for d in range(nd)])
+    if not np.array_equal(grid, idx):
+        return None
+    return tuple(cstride), start
 
 
 def _check_inplace(x: Tensor, will_require_grad: bool) -> None:
@@ -1828,7 +1876,9 @@ def _check_inplace(x: Tensor, will_require_grad: bool) -> None:
         if base is None:
             if x._grad_fn is None:
                 raise RuntimeError(errors.LEAF_INPLACE)
-        elif base._grad_fn is None and base._requires_grad:
+        elif base._grad_fn is None:
+            # NOTE: torch asks only whether the base is a leaf: a view made to require grad
+            # itself (requires_grad_() on a view of a plain tensor) is refused too
             raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
 
 
@@ -1870,6 +1920,21 @@ def _partial_overlap(a: np.ndarray, b: np.ndarray) -> bool:
     return ab < be and bb < ae
 
 
+def _same_data(x: Tensor, src: Any) -> bool:
+    """torch's copy_ early exit: `src` is x's data seen the same way (x.detach(), ...)."""
+    if src is x:
+        return True
+    if not isinstance(src, Tensor) or src._storage is not x._storage:
+        return False
+    a, b = x._data, src._data
+    return (
+        a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+        and a.shape == b.shape
+        and a.strides == b.strides
+        and a.dtype == b.dtype
+    )
+
+
 def _write_target(
     x: Tensor, cls: type[Node] | None, others: tuple[Any, ...], attrs: tuple[Any, ...]
 ) -> np.ndarray:
@@ -1879,7 +1944,7 @@ def _write_target(
     if not d.flags.writeable:
         # numpy marks stride-0 (expanded) arrays and their slices read-only; torch refuses
         # only a written-to tensor with a stride-0 dim of size > 1 (self-copy returns early)
-        self_copy = cls is COPY and bool(others) and others[0] is x
+        self_copy = cls is COPY and bool(others) and _same_data(x, others[0])
         if not self_copy and getattr(cls, "_name", None) not in _NO_INTERNAL_OVERLAP_CHECK:
             for n, st in zip(d.shape, d.strides):
                 if st == 0 and n > 1:
@@ -2030,8 +2095,10 @@ def regen_view(t: Tensor) -> None:
     """Give view `t` a fresh AsStridedBackward0 over its base's current history."""
     base = t._base
     t._view_ver = t._vc.v
-    if not base._requires_grad:
+    if not base._requires_grad and t._grad_fn is None:
         return
+    # NOTE: a view with a history gets one even if its base no longer requires grad (base
+    # detach_()'ed): torch's AsStridedBackward0 then has no next edge
     size, stride, offset, base_shape = _view_geometry(t)
     node = new_node(AS_STRIDED, (_edge(base),), (size, stride, offset, base_shape))
     node._shape = t._data.shape
@@ -2250,11 +2317,13 @@ def _multi_view(cls: type[Node], name: str, x: Tensor, datas: list[Any], attrs: 
             out._output_nr = k
             out._requires_grad = True
         elif x._requires_grad:
-            out._requires_grad = True
+            out._requires_grad = base._requires_grad
             out._meta().no_grad_view = True
             _track_view(base, out)
         else:
             _track_view(base, out)
+            if not grad_mode._enabled:
+                out._meta().no_grad_view = True
         outs.append(out)
     if _FW is not None:
         _FW.views(x, outs)

@@ -687,6 +687,8 @@ def _fresh_view(t: Tensor) -> None:
     vc = t._vc
     cur = 0 if vc is None else vc.v
     if cur != ver:
+        if t._grad_fn is None and not t._base._requires_grad:
+            return  # torch: nothing to regenerate (and nothing to refuse) yet
         # NOTE: views torch cannot rebase (its CreationMeta: made under no_grad, or one of
         # several outputs) raise instead, on every read of their history from then on
         x = t._x

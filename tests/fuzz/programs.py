@@ -615,34 +615,7 @@ def check(program: Program, torch_mod: Any, dt_mod: Any) -> Mismatch | None:
 # Each row: id, signature regex it accounts for, minimal reproducer (torch vs detachviz).
 # NOTE: a tolerated signature can hide a *new* bug with the same signature; keep this table
 # short and delete rows as soon as the engine matches torch (the xfail below will say so).
-KNOWN: list[tuple[str, str, str]] = [
-    (
-        # torch: requires_grad_() on a view of a non-grad leaf makes a leaf *view*; an
-        # in-place op on it is then "a view of a leaf Variable ..."; detachviz allows it
-        "requires_grad_-view-inplace",
-        r"^\w+:outcome\[torch raised: a view of a leaf Variable\]$",
-        "v0 = torch.tensor([[-1.5, 0.1], [-0.6, -0.5]])\nv1 = v0.t()\nv1.requires_grad_()\n"
-        "v1.mul_(2)",
-    ),
-    (
-        # torch: detach_() then an in-place op with a grad-requiring operand: backward says
-        # "leaf variable has been moved into the graph interior"
-        "detach_-leaf-moved-into-graph",
-        r"^backward:outcome\[torch raised: leaf variable has been moved into\]$",
-        "v0 = torch.tensor([-2.8, 2.0], requires_grad=True)\nv1 = v0 * 2\nv0.detach_()\n"
-        "v0.mul_(v1)\nv0.sum().backward()",
-    ),
-    (
-        # torch: a view's grad_fn is regenerated (AsStridedBackward0) after ANY in-place on
-        # its base, even when the base was detach_()'ed first; the saved-tensor error then
-        # says "output 0 of AsStrided" where detachviz still names the view op
-        "view-grad-fn-regeneration",
-        r":grad_fn$|^backward:error_message\[torch: one of the variables needed for\]$"
-        r"|^backward:outcome\[detachviz raised: one of the variables needed for\]$",
-        "v0 = torch.tensor([-2.9, -2.3], requires_grad=True)\nv1 = v0.unsqueeze(0)\n"
-        "v0.detach_()\nv0.clamp_(-1, 1)",
-    ),
-]
+KNOWN: list[tuple[str, str, str]] = []
 
 
 def known_issue(m: Mismatch) -> str | None:
