@@ -195,6 +195,7 @@ def run_script(
             try:
                 code = compile(source, filename, "exec")
                 with contextlib.ExitStack() as quieted:
+                    quieted.enter_context(session.float_errors_silenced())
                     if sink is not None:
                         quieted.enter_context(contextlib.redirect_stdout(sink))
                         caught = quieted.enter_context(warnings.catch_warnings(record=True))

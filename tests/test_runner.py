@@ -108,3 +108,14 @@ def test_each_script_starts_with_fresh_engine_state(script):
         result.namespace["torch"].float32,
         0,
     )
+
+
+def test_float_errors_are_silent_like_torch(script):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = run_script(script("x = torch.tensor([1.0, 0.0])\ny = (x / 0, x.log())\n"))
+    assert result.error is None
+    assert [w for w in caught if issubclass(w.category, RuntimeWarning)] == []
+    assert repr(result.namespace["y"][1]) == "tensor([0., -inf])"

@@ -7,6 +7,8 @@ forward-AD level, print options, the default dtype and the random generator's se
 
 from __future__ import annotations
 
+import numpy as np
+
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import errors, factory, forward_ad, grad_mode, printing
 
@@ -21,3 +23,9 @@ def reset() -> None:
     printing.set_printoptions(profile="default", sci_mode=None)
     dtypes.DEFAULT = dtypes.float32
     factory.manual_seed(0)
+
+
+def float_errors_silenced() -> np.errstate:
+    """numpy warns on 1/0, log(0), 0/0; torch silently gives inf and nan. Scripts run
+    inside this context so their stderr is what torch would print."""
+    return np.errstate(all="ignore")
