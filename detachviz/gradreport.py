@@ -104,7 +104,10 @@ def grad_report(script: str, root: str | None = None) -> Report:
     ran: bool | str = report.backward_by != "none"
     if error is not None:
         ran = "failed" if ran or backward_roots(result.recorder) else False
-    report.rows, report.non_leaves = explain(tensors, roots, result.recorder, lines, ran)
+    root_names = [_describe([r], named, result.recorder) for r in roots]
+    report.rows, report.non_leaves = explain(
+        tensors, roots, result.recorder, lines, ran, root_names
+    )
     for d in report.diagnoses:
         for row in report.rows:
             if d.kind == "data-write" and row.name == d.variable and row.grad is not None:

@@ -246,3 +246,24 @@ def test_data_write_through_a_slice_is_flagged(script):
     )
     (d,) = report.diagnoses
     assert (d.kind, d.variable, d.modified_line) == ("data-write", "x", 3)
+
+
+def test_gan_step_says_which_root_each_generator_gradient_comes_from(script):
+    report = grad_report(
+        str(
+            script("""
+        torch.manual_seed(0)
+        G, D = nn.Linear(2, 3), nn.Linear(3, 1)
+        fake = G(torch.randn(4, 2))
+        d_loss = D(torch.randn(4, 3)).mean() - D(fake.detach()).mean()
+        d_loss.backward()
+        g_loss = -D(fake).mean()
+        g_loss.backward()
+    """)
+        )
+    )
+    assert report.root == "d_loss, g_loss"
+    g = rows(report)["G.weight"]
+    assert g.status == "partly-cut" and g.line == 4
+    assert g.reason.startswith("gradient from g_loss; cut from d_loss by detach() at line 4")
+    assert rows(report)["D.bias"].reason == "gradient flows from d_loss, g_loss"

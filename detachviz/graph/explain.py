@@ -120,10 +120,12 @@ def explain(
     recorder: Recorder | None,
     source_lines: list[str],
     backward_ran: bool | str,
+    root_names: list[str] | None = None,
 ) -> tuple[list[Row], list[str]]:
     """Rows for the named leaves and retain_grad tensors, and the names of the other
     non-leaf tensors (they keep no .grad; the report says so in one line).
-    `backward_ran` is True, False, or "failed" when backward() raised."""
+    `backward_ran` is True, False, or "failed" when backward() raised. With several roots
+    (a GAN's d_loss and g_loss), `root_names` lets each reason say which root is which."""
     reachable = _reachable_leaves(roots)
     cuts = _cuts(recorder, roots)
     rows, non_leaves = [], []
@@ -135,6 +137,8 @@ def explain(
         row = Row(name, shape, bool(t.requires_grad), grad_summary(t.grad), "", "")
         if t.requires_grad:
             _classify(row, t, reachable, cuts, source_lines, backward_ran)
+            if root_names and len(roots) > 1 and t.is_leaf and row.status != "not-run":
+                _per_root(row, t, roots, root_names, recorder, cuts, source_lines)
         else:
             _no_grad_required(row, t, recorder, cuts, source_lines)
         rows.append(row)
@@ -156,6 +160,38 @@ def _no_grad_required(
         row.line = rec.line
     elif behind:
         row.reason = "requires_grad=False: computed only from tensors that do not require grad"
+
+
+def _per_root(
+    row: Row,
+    t: Any,
+    roots: list[Any],
+    root_names: list[str],
+    recorder: Recorder | None,
+    cuts: list[_Cut],
+    lines: list[str],
+) -> None:
+    """Say which root a leaf gets its gradient from, and from which root it is cut."""
+    reach, cut_from = [], []
+    for root, name in zip(roots, root_names):
+        if id(t) in _reachable_leaves([root]):
+            reach.append(name)
+            continue
+        feeding = upstream(recorder, [root]) if recorder is not None else set()
+        first = next(
+            (c for c in cuts if c.record.index in feeding and any(x is t for x in c.leaves)), None
+        )
+        if first is not None:
+            cut_from.append(f"cut from {name} by {_mechanism(first.record)}")
+            cut_from[-1] += _where(first.record, lines)
+            row.line = first.record.line
+    if not cut_from:
+        if reach:
+            row.reason = f"gradient flows from {', '.join(reach)}"
+        return
+    row.status = "partly-cut" if reach else "cut"
+    got = f"gradient from {', '.join(reach)}; " if reach else ""
+    row.reason = got + "; ".join(cut_from)
 
 
 def _where(rec: Record, lines: list[str]) -> str:
