@@ -1,9 +1,9 @@
 """torch.nn.functional: linear, activations, softmax family and losses, on the public torch API.
 
-Where the engine offers torch's fused op (`torch.addmm`, `Tensor.log_softmax`,
-`torch._C._nn.mse_loss`, ...) we call it, so grad_fn names match torch's (`AddmmBackward0`,
-`LogSoftmaxBackward0`, `MseLossBackward0`). Where it does not (yet), the same value and gradient
-come from a composite of basic ops, whose graph shows the basic ops' nodes instead.
+Each function calls the engine op torch itself dispatches to (`torch.addmm`,
+`Tensor.log_softmax`, `torch._C._nn.mse_loss`, ...), so grad_fn names match torch's
+(`AddmmBackward0`, `LogSoftmaxBackward0`, `MseLossBackward0`); where torch's own function is a
+composite (cross_entropy, l1_loss, a weighted mse_loss), so is ours.
 """
 
 from __future__ import annotations
@@ -28,11 +28,6 @@ def _reduction_enum(reduction: str) -> int:
         raise ValueError(f"{reduction} is not a valid value for reduction") from None
 
 
-def _fused(name: str) -> Any:
-    """torch._C._nn.<name> when the compat namespace provides it, else None."""
-    return getattr(getattr(getattr(T, "_C", None), "_nn", None), name, None)
-
-
 def _reduce(loss: Tensor, reduction: str) -> Tensor:
     _reduction_enum(reduction)
     if reduction == "mean":
@@ -51,8 +46,6 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     to 2-D, addmm'd and viewed back (ViewBackward0 around it); without bias it is `matmul`."""
     if bias is None:
         return input.matmul(weight.t())
-    if not hasattr(T, "addmm"):  # composite fallback: MmBackward0 + AddBackward0
-        return input.matmul(weight.t()) + bias
     if input.dim() == 2:
         return T.addmm(bias, input, weight.t())
     # NOTE: torch 2.13 routes 1-D and N-D inputs through _flatten_nd_linear / a 2-D view as well
@@ -86,20 +79,6 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def _shifted(input: Tensor, dim: int) -> Tensor:
-    """input minus its max along dim, for an exp that cannot overflow.
-
-    NOTE: the max enters as a constant read with tolist() (no detach, which would record a
-    cut): softmax is shift-invariant, so a constant shift changes neither value nor gradient.
-    """
-    values = np.asarray(input.tolist(), dtype=np.float64)
-    if values.size == 0:
-        return input
-    shift = np.max(values, axis=dim, keepdims=True) if values.ndim else values
-    shift = np.where(np.isfinite(shift), shift, 0)  # all -inf rows stay nan, as torch's do
-    return input - T.tensor(shift, dtype=input.dtype)
-
-
 def softmax(
     input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None
 ) -> Tensor:
@@ -107,10 +86,7 @@ def softmax(
         dim = _softmax_dim("softmax", input.dim(), _stacklevel)
     if dtype is not None:
         input = input.to(dtype)
-    if hasattr(input, "softmax"):
-        return input.softmax(dim)
-    e = _shifted(input, dim).exp()  # composite: SoftmaxBackward0 in torch
-    return e / e.sum(dim, keepdim=True)
+    return input.softmax(dim)
 
 
 def log_softmax(
@@ -120,15 +96,7 @@ def log_softmax(
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     if dtype is not None:
         input = input.to(dtype)
-    if hasattr(input, "log_softmax"):
-        return input.log_softmax(dim)
-    if hasattr(input, "logsumexp"):  # composite: LogSoftmaxBackward0 in torch
-        return input - input.logsumexp(dim, keepdim=True)
-    z = _shifted(input, dim)
-    return z - z.exp().sum(dim, keepdim=True).log()
-
-
-# ---------------------------------------------------------------- dropout
+    return input.log_softmax(dim)
 
 
 def _check_p(p: float) -> None:
@@ -172,13 +140,10 @@ def mse_loss(
             stacklevel=2,
         )
     enum = _reduction_enum(reduction)
-    if weight is None and (fused := _fused("mse_loss")) is not None:
-        return fused(input, target, enum)
+    if weight is None:
+        return T._C._nn.mse_loss(input, target, enum)
     diff = input - target
-    loss = diff * diff
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    return _reduce(diff * diff * weight, reduction)  # torch: a composite when weighted
 
 
 def l1_loss(
@@ -235,25 +200,6 @@ def _class_dim(input: Tensor) -> int:
     return 0 if input.dim() == 1 else 1
 
 
-def _pick_mask(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int) -> Any:
-    """The one-hot (times class weight) mask selecting input[n, target[n], ...], with ignored
-    targets zeroed, and the per-element weights; both numpy."""
-    cdim = _class_dim(input)
-    n_classes = input.shape[cdim]
-    t = np.asarray(target.tolist(), dtype=np.int64)
-    ignored = t == ignore_index
-    if not ignored.all() and (t[~ignored].min() < 0 or t[~ignored].max() >= n_classes):
-        raise IndexError(f"Target {int(t[~ignored].max())} is out of bounds.")
-    w_class = (
-        np.ones(n_classes) if weight is None else np.asarray(weight.tolist(), dtype=np.float64)
-    )
-    safe = np.where(ignored, 0, t)
-    w = np.where(ignored, 0.0, w_class[safe])
-    mask = np.zeros(tuple(input.shape), dtype=np.float64)
-    np.put_along_axis(mask, np.expand_dims(safe, cdim), np.expand_dims(w, cdim), axis=cdim)
-    return mask, w
-
-
 def nll_loss(
     input: Tensor,
     target: Tensor,
@@ -266,13 +212,7 @@ def nll_loss(
     """-input[n, target[n]], weighted, ignoring ignore_index; torch's grad_fn is NllLossBackward0.
     NOTE: 'mean' divides by the summed weights of the non-ignored targets, as torch does."""
     enum = _reduction_enum(reduction)
-    if (fused := _fused("nll_loss_nd")) is not None:
-        return fused(input, target, weight, enum, ignore_index)
-    mask, w = _pick_mask(input, target, weight, ignore_index)
-    picked = -(input * T.tensor(mask, dtype=input.dtype)).sum(_class_dim(input))
-    if reduction == "mean":
-        return picked.sum() / float(w.sum())
-    return _reduce(picked, reduction)
+    return T._C._nn.nll_loss_nd(input, target, weight, enum, ignore_index)
 
 
 def cross_entropy(
@@ -287,9 +227,7 @@ def cross_entropy(
 ) -> Tensor:
     """log_softmax over the class dim, then nll_loss (class-index targets) or the soft-label
     sum (probability targets), with torch's label smoothing."""
-    enum = _reduction_enum(reduction)
-    if (fused := _fused("cross_entropy_loss")) is not None:
-        return fused(input, target, weight, enum, ignore_index, label_smoothing)
+    _reduction_enum(reduction)
     cdim = _class_dim(input)
     n_classes = input.shape[cdim]
     logp = log_softmax(input, cdim)
