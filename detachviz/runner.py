@@ -17,7 +17,6 @@ import traceback
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from detachviz.engine import session, trace
@@ -228,11 +227,6 @@ def _exit_code(code: object) -> int:
         return code
     print(code, file=sys.stderr)
     return 1
-
-
-def compat_module(name: str) -> ModuleType:
-    """The module a script's `import name` gets (for tests and make_dot)."""
-    return importlib.import_module(COMPAT_MODULES[name])
 
 
 class RootError(Exception):

@@ -147,7 +147,7 @@ class Recorder:
         snapshot must be taken before the write, so call `snapshot()` first and pass Refs.
 
         NOTE: this runs on every op while recording, so it is written out flat: objects are
-        made without __init__ calls and `_ref` / `line()` are inlined."""
+        made without __init__ calls, and `_ref` and the line lookup are inlined."""
         refs = self._refs
         ins = []
         for x in inputs:
@@ -174,7 +174,7 @@ class Recorder:
                 if r.requires_grad:
                     cut = "no_grad"
                     break
-        # the line of the innermost frame that belongs to the script (as `line()` finds it)
+        # the line of the innermost frame that belongs to the script being run
         line = None
         script = self.script
         if script is not None:
@@ -216,18 +216,6 @@ class Recorder:
     def snapshot(self, tensor: Any) -> Ref:
         """The tensor as it is now, for an op about to change it in place."""
         return self._ref(tensor)
-
-    def line(self) -> int | None:
-        """The line of the innermost frame that belongs to the script being run."""
-        script = self.script
-        if script is None:
-            return None
-        frame = sys._getframe(2)
-        while frame is not None:
-            if frame.f_code.co_filename == script:
-                return frame.f_lineno
-            frame = frame.f_back
-        return None
 
 
 # The active recorder, or None. Set by the runner (and by tests) through `recording()`.

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 # everything drawn on the far side of a cut is untracked.
 KINDS = ("output", "function", "leaf", "saved", "untracked")
 
-# Cut mechanisms carried by cut edges (None on a gradient edge).
+# Cut mechanisms carried by cut edges (None on a gradient edge). Spelled out here, not
+# imported from engine.trace, so that render/ can read the model without the engine.
 CUTS = ("detach", "detach_", "data", "no_grad", "copy")
 
 # In-place writes into a tensor a drawn backward node saved, before that backward ran:

@@ -311,3 +311,10 @@ def test_show_saved_draws_what_torch_exposes_even_after_backward(script):
     # ExpBackward0 saved its result, MulBackward0 both operands; the custom node shows none,
     # as torch exposes no _saved_* attributes on it (torchviz draws none either)
     assert saved_into == ["ExpBackward0", "MulBackward0", "MulBackward0"]
+
+
+def test_model_and_trace_name_the_same_cuts():
+    from detachviz.engine import trace
+    from detachviz.graph import model
+
+    assert model.CUTS == trace.CUTS
