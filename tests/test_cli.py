@@ -168,12 +168,13 @@ def test_batch_goes_on_past_a_failure_and_check_reports_stale(runner, tmp_path, 
     result = invoke(runner, "render", str(bad), str(good), "--out-dir", str(out_dir), "-j", "2")
     assert result.exit_code == 1
     assert (out_dir / "good.svg").is_file() and not (out_dir / "bad.svg").exists()
+    before = (out_dir / "good.svg").read_bytes()
     check = invoke(runner, "render", str(good), "--out-dir", str(out_dir), "--check")
     assert check.exit_code == 0
     good.write_text(SEED.replace("**6", "**5"))
     stale = invoke(runner, "render", str(good), "--out-dir", str(out_dir), "--check")
     assert stale.exit_code == 1 and "stale" in stale.stderr
-    assert (out_dir / "good.svg").read_bytes() == (out_dir / "good.svg").read_bytes()
+    assert (out_dir / "good.svg").read_bytes() == before  # --check wrote nothing
 
 
 def test_make_dot_in_a_script_writes_source_and_image(runner, script, tmp_path):

@@ -128,6 +128,16 @@ def explain(
     (a GAN's d_loss and g_loss), `root_names` lets each reason say which root is which."""
     reachable = _reachable_leaves(roots)
     cuts = _cuts(recorder, roots)
+    per_root = []
+    if root_names and len(roots) > 1:  # computed once, read for every row
+        per_root = [
+            _Root(
+                name,
+                _reachable_leaves([r]),
+                upstream(recorder, [r]) if recorder is not None else set(),
+            )
+            for r, name in zip(roots, root_names)
+        ]
     rows, non_leaves = [], []
     for name, t in tensors:
         if not t.is_leaf and not t.retains_grad:
@@ -137,8 +147,8 @@ def explain(
         row = Row(name, shape, bool(t.requires_grad), grad_summary(t.grad), "", "")
         if t.requires_grad:
             _classify(row, t, reachable, cuts, source_lines, backward_ran)
-            if root_names and len(roots) > 1 and t.is_leaf and row.status != "not-run":
-                _per_root(row, t, roots, root_names, recorder, cuts, source_lines)
+            if per_root and t.is_leaf and row.status != "not-run":
+                _per_root(row, t, per_root, cuts, source_lines)
         else:
             _no_grad_required(row, t, recorder, cuts, source_lines)
         rows.append(row)
@@ -162,22 +172,23 @@ def _no_grad_required(
         row.reason = "requires_grad=False: computed only from tensors that do not require grad"
 
 
-def _per_root(
-    row: Row,
-    t: Any,
-    roots: list[Any],
-    root_names: list[str],
-    recorder: Recorder | None,
-    cuts: list[_Cut],
-    lines: list[str],
-) -> None:
+@dataclass
+class _Root:
+    """One root's name, the leaves its backward reaches, and the records that feed it."""
+
+    name: str
+    reachable: set[int]
+    feeding: set[int]
+
+
+def _per_root(row: Row, t: Any, roots: list[_Root], cuts: list[_Cut], lines: list[str]) -> None:
     """Say which root a leaf gets its gradient from, and from which root it is cut."""
     reach, cut_from = [], []
-    for root, name in zip(roots, root_names):
-        if id(t) in _reachable_leaves([root]):
+    for root in roots:
+        name, feeding = root.name, root.feeding
+        if id(t) in root.reachable:
             reach.append(name)
             continue
-        feeding = upstream(recorder, [root]) if recorder is not None else set()
         first = next(
             (c for c in cuts if c.record.index in feeding and any(x is t for x in c.leaves)), None
         )
