@@ -20,6 +20,9 @@ FORBIDDEN = {
     "nn": ("detachviz.graph", "detachviz.render", "detachviz.cli", "click", "rich", "torch"),
 }  # fmt: skip
 
+# Dependency-free modules every layer may import: the one vocabulary and the error base.
+EVERYONE_MAY_IMPORT = ("detachviz.graph.vocab",)
+
 
 def imports_of(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -44,8 +47,22 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_module_imports_respect_the_direction(path: Path) -> None:
     banned = FORBIDDEN.get(part_of(path), ())
-    bad = [n for n in imports_of(path) if any(n == b or n.startswith(b + ".") for b in banned)]
+    bad = [
+        n
+        for n in imports_of(path)
+        if any(n == b or n.startswith(b + ".") for b in banned)
+        and not any(n == ok or n.startswith(ok + ".") for ok in EVERYONE_MAY_IMPORT)
+        and n != "detachviz.graph"  # `from detachviz.graph import vocab`
+    ]
     assert bad == [], f"{path.name} imports {bad}"
+
+
+def test_vocab_imports_nothing() -> None:
+    assert [
+        n
+        for n in imports_of(PACKAGE / "graph" / "vocab.py")
+        if n != "__future__" and not n.startswith("__future__.") and not n.startswith("dataclasses")
+    ] == []
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
