@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from detachviz.engine.trace import Record, Recorder, Ref
+from detachviz.graph import vocab
 from detachviz.graph.model import Edge, Graph, Node
 
 # Cut records are drawn as edges, not nodes: the cut *is* the edge.
@@ -212,31 +213,60 @@ class _Builder:
 
 
 def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
-    """Draw in-place writes into tensors that drawn backward nodes saved, made after the
-    save and before the roots' backward: the cause of torch's in-place error (or, through
-    `.data`, of a silently wrong gradient), which torch reports only by shape."""
-    backward_at = [
-        rec.index
-        for rec in recorder.records
-        if rec.op in ("backward", "autograd.grad")
-        and any(r.tensor is t for r in rec.inputs for t in roots)
-    ]
+    """Draw in-place writes into tensors that drawn backward nodes saved, when a backward
+    that reads the saved value runs after the write: the cause of torch's in-place error (or,
+    through `.data`, of a silently wrong gradient), which torch reports only by shape.
+
+    A backward "runs after the write" when the script differentiated, after it, a root whose
+    graph holds the saving node — or, for the drawn roots, when the script never
+    differentiated them (their backward is what render and grad would run). A write after
+    the last backward that used the node (an optimizer step, a TBPTT chunk's update) is
+    harmless: torch never reads that saved value again."""
+    diffs = [rec for rec in recorder.records if rec.op in vocab.DIFFERENTIATIONS]
+    ran = {id(r.tensor) for rec in diffs for r in rec.inputs}
+    would_run = _reachable(t.grad_fn for t in roots if id(t) not in ran)
+    runs: dict[int, set[int]] = {}  # differentiation record index -> ids of nodes it runs
+
+    def read_later(saver: Record, w: Record) -> bool:
+        fn = saver.outputs[0].grad_fn if saver.outputs else None
+        if fn is None:
+            return False
+        if id(fn) in would_run:
+            return True
+        for rec in diffs:
+            if rec.index > w.index:
+                if rec.index not in runs:
+                    runs[rec.index] = _reachable(r.grad_fn for r in rec.inputs)
+                if id(fn) in runs[rec.index]:
+                    return True
+        return False
+
     for w in recorder.records:
-        if not w.inplace or w.op == "detach_" or not w.inputs:
+        if not w.inplace or w.op == vocab.DETACH_ or not w.inputs:
             continue
         target = w.inputs[0].tensor
         for node_id, saver in list(b.drawn_fns):
             if saver.index >= w.index:
                 continue
-            used_at = next((i for i in backward_at if i > saver.index), None)
-            if used_at is not None and used_at < w.index:
-                continue  # written after backward used it: harmless
             hit = next((sv for sv in saver.saved if _same_memory(sv.tensor, target)), None)
-            if hit is None:
+            if hit is None or not read_later(saver, w):
                 continue
             same_counter = hit.tensor._vc is not None and hit.tensor._vc is target._vc
             w_id = _write_node(b, w, target)
             b.add_edge(w_id, node_id, line=w.line, write="inplace" if same_counter else "data")
+
+
+def _reachable(starts: Any) -> set[int]:
+    """Ids of the backward nodes a backward from these grad_fns runs (an explicit stack)."""
+    seen: set[int] = set()
+    stack = [fn for fn in starts if fn is not None]
+    while stack:
+        fn = stack.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        stack.extend(c for c, _ in getattr(fn, "next_functions", ()) if c is not None)
+    return seen
 
 
 def _same_memory(a: Any, b: Any) -> bool:

@@ -284,6 +284,63 @@ def test_harmless_writes_are_not_drawn(script, code):
     assert writes(graph_of(script(code))) == []
 
 
+def test_tbptt_with_an_optimizer_draws_the_cut_and_no_write(script):
+    # The optimizer's add_ changes W after chunk 1's backward already used it: torch runs
+    # this fine, so no write edge may claim "backward will raise".
+    g = graph_of(
+        script("""
+        W = torch.full((3, 3), 0.1, requires_grad=True)
+        opt = torch.optim.SGD([W], lr=0.1)
+        h = torch.zeros(1, 3)
+        for chunk in range(3):
+            h = h.detach()
+            loss = 0
+            for t in range(2):
+                h = torch.tanh(h @ W + 1.0)
+                loss = loss + h.sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    """)
+    )
+    assert writes(g) == []
+    # each chunk's history is cut from the next one's: 3 chunks, 2 detach() edges
+    assert cut_edges(g) == [("TanhBackward0", "MmBackward0", "detach", 5)] * 2
+
+
+def test_adam_training_loop_draws_no_write(script):
+    g = graph_of(
+        script("""
+        w = torch.ones(4, requires_grad=True)
+        b = torch.zeros(1, requires_grad=True)
+        opt = torch.optim.Adam([w, b], lr=0.01)
+        x = torch.arange(8.).reshape(2, 4)
+        for step in range(5):
+            opt.zero_grad()
+            loss = ((x @ w + b) ** 2).mean()
+            loss.backward()
+            opt.step()
+    """)
+    )
+    assert writes(g) == []
+    assert [g.node(r).label for r in g.roots] == ["loss"]
+
+
+def test_write_before_a_retained_second_backward_is_drawn(script):
+    # The first backward kept the graph; the second reads y after add_ changed it.
+    g = graph_of_failing(
+        script("""
+        x = torch.ones(2, requires_grad=True)
+        y = x * 2
+        z = (y * y).sum()
+        z.backward(retain_graph=True)
+        y.add_(1)
+        z.backward()
+    """)
+    )
+    assert writes(g) == [("add_", "MulBackward0", "inplace", 5)]
+
+
 def test_show_saved_draws_what_torch_exposes_even_after_backward(script):
     from detachviz.graph.capture import Options
 
