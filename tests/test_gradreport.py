@@ -267,3 +267,27 @@ def test_gan_step_says_which_root_each_generator_gradient_comes_from(script):
     assert g.status == "partly-cut" and g.line == 4
     assert g.reason.startswith("gradient from g_loss; cut from d_loss by detach() at line 4")
     assert rows(report)["D.bias"].reason == "gradient flows from d_loss, g_loss"
+
+
+def test_parameter_made_a_non_leaf_by_scaling_gets_the_real_fix(script):
+    report = grad_report(
+        str(
+            script("""
+        x = torch.ones(4, 3)
+        w = torch.randn(3, 2, requires_grad=True) * 0.01
+        v = torch.ones(3, 2, requires_grad=True).t() - 0.5
+        h = x @ w
+        loss = h.sum() + v.sum()
+        loss.backward()
+    """)
+        )
+    )
+    w = rows(report)["w"]
+    assert (w.status, w.line, w.grad) == ("non-leaf", 2, None)
+    assert "from an unnamed leaf, which receives the gradient" in w.reason
+    assert w.reason.endswith("Make w the leaf: `w = (torch.randn(3, 2) * 0.01).requires_grad_()`")
+    v = rows(report)["v"]  # two ops from its leaf still looks like a parameter
+    assert (v.status, v.line) == ("non-leaf", 3)
+    assert "`v = (torch.ones(3, 2).t() - 0.5).requires_grad_()`" in v.reason
+    # an intermediate made from named tensors is an ordinary non-leaf
+    assert "h" not in rows(report) and report.non_leaves == ["h"]

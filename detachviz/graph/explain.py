@@ -27,7 +27,7 @@ class Row:
     shape: list[int]
     requires_grad: bool
     grad: dict[str, Any] | None
-    status: str  # ok | partly-cut | cut | unused | no-grad-required | not-run | wrong
+    status: str  # ok | partly-cut | cut | unused | no-grad-required | non-leaf | not-run | wrong
     reason: str
     line: int | None = None
 
@@ -139,9 +139,15 @@ def explain(
             for r, name in zip(roots, root_names)
         ]
     rows, non_leaves = [], []
+    named = {id(t) for _, t in tensors} | {id(r) for r in roots}
+    named |= {id(t.grad_fn) for _, t in tensors if t.grad_fn is not None}
     for name, t in tensors:
         if not t.is_leaf and not t.retains_grad:
-            non_leaves.append(name)
+            hidden = _hidden_leaf(t, named)
+            if hidden is None:
+                non_leaves.append(name)
+            else:
+                rows.append(_not_a_leaf(name, t, hidden, recorder, source_lines))
             continue
         shape = [int(s) for s in t.shape]
         row = Row(name, shape, bool(t.requires_grad), grad_summary(t.grad), "", "")
@@ -153,6 +159,54 @@ def explain(
             _no_grad_required(row, t, recorder, cuts, source_lines)
         rows.append(row)
     return rows, non_leaves
+
+
+# How many ops may stand between a parameter-looking tensor and the leaf it was made from
+# (`randn(..., requires_grad=True) * 0.01`, `.t()`, `.double()`, `- 0.5`).
+_PARAMETER_CHAIN = 4
+
+
+def _hidden_leaf(t: Any, named: set[int]) -> Any:
+    """The unnamed leaf a named non-leaf was made from by a short chain of ops on constants
+    (`w = torch.randn(3, 2, requires_grad=True) * 0.01`): the script meant `t` to be the
+    parameter, but its gradient goes to that leaf and `t.grad` stays None. None otherwise.
+    `named` holds the ids of the script's named tensors and of their grad_fns: a chain
+    through another named tensor (`h = x @ w`) is an ordinary intermediate."""
+    fn = t.grad_fn
+    for _ in range(_PARAMETER_CHAIN):
+        inputs = [c for c, _ in getattr(fn, "next_functions", ()) if c is not None]
+        if len(inputs) != 1:
+            return None
+        fn = inputs[0]
+        if hasattr(fn, "variable"):
+            return fn.variable if id(fn.variable) not in named else None
+        if id(fn) in named:
+            return None
+    return None
+
+
+def _not_a_leaf(name: str, t: Any, leaf: Any, recorder: Recorder | None, lines: list[str]) -> Row:
+    made = recorder.producer_of(t) if recorder is not None else None
+    row = Row(name, [int(s) for s in t.shape], True, None, "non-leaf", "")
+    where = _where(made, lines) if made is not None else ""
+    row.line = made.line if made is not None else None
+    got = "receives the gradient" if leaf.grad is not None else "would receive the gradient"
+    row.reason = (
+        f"not a leaf: computed{where} from an unnamed leaf, which {got}; {name}.grad stays "
+        f"None. Make {name} the leaf: {_leaf_fix(name, made, lines)}"
+    )
+    return row
+
+
+def _leaf_fix(name: str, made: Record | None, lines: list[str]) -> str:
+    """The script's own line rewritten to make `name` the leaf, when it is a plain
+    `name = ...requires_grad=True...` assignment; otherwise the idiom in words."""
+    code = lines[made.line - 1].strip() if made and made.line and made.line <= len(lines) else ""
+    target, eq, expr = code.partition("=")
+    flag = next((f for f in (", requires_grad=True", "requires_grad=True, ") if f in expr), None)
+    if eq and target.strip() == name and flag and not expr.startswith("="):
+        return f"`{name} = ({expr.strip().replace(flag, '')}).requires_grad_()`"
+    return f"create it without requires_grad and call `{name}.requires_grad_()` on the result"
 
 
 def _no_grad_required(
