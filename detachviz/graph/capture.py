@@ -46,6 +46,7 @@ class _Builder:
     edge_seen: set[tuple[str, str, str | None]] = field(default_factory=set)
     drawn_fns: list[tuple[str, Record]] = field(default_factory=list)  # (node id, its record)
     keep: list[Any] = field(default_factory=list)  # keeps id() keys alive while capturing
+    root_ids: set[int] = field(default_factory=set)  # id() of the root tensors
     work: list[tuple[Any, str]] = field(default_factory=list)  # (grad_fn, node id) to trace-walk
 
     # ---- nodes and edges -------------------------------------------------------------
@@ -115,6 +116,7 @@ class _Builder:
             ("fn", id(fn)),
             kind,
             type(fn).__name__,  # as torchviz labels it (name() may be `torch::autograd::...`)
+            name=self._output_name(fn, rec),
             line=rec.line if rec is not None else None,
             attrs=self._attrs(fn),
         )
@@ -125,6 +127,16 @@ class _Builder:
             if self.options.show_saved and kind == "function":
                 self._saved_nodes(fn, node_id, rec)
         return node_id
+
+    def _output_name(self, fn: Any, rec: Record | None) -> str | None:
+        """The script's name for the value this backward node's op produced (`h` for
+        `h = torch.tanh(...)`), unless that value is a root, drawn as its own named box."""
+        if rec is None:
+            return None
+        out = next((o.tensor for o in rec.outputs if o.grad_fn is fn), None)
+        if out is None or id(out) in self.root_ids:
+            return None
+        return self.names.get(id(out))
 
     def _saved_items(self, fn: Any) -> list[tuple[str, Any]]:
         items = []
@@ -328,6 +340,7 @@ def capture(
     b = _Builder(names=dict(names or {}), options=options or Options())
     b.by_grad_fn, b.reaches_cut = _index(recorder)
     for name, tensor in roots:
+        b.root_ids.add(id(tensor))
         if name is not None:
             b.names.setdefault(id(tensor), name)
     # Mark what the roots' backward visits before drawing, so kinds are right.

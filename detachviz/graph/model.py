@@ -33,7 +33,8 @@ class Node:
             backward name for a node of a detached history (it is a real backward node,
             just never visited from this root); leaf/output: the tensor's name, or "" when
             it has none; saved: the name the node saved it under (`self`, `result`, ...)
-    name    the script variable (or `module.param`) naming the tensor, or None
+    name    the script variable (or `module.param`) naming the tensor; on function and
+            untracked nodes, the variable holding their op's result; or None
     shape   the tensor's shape for tensor nodes and untracked ops, None for function nodes
     line    the script line that created it, when known
     attrs   extra facts shown with --show-attrs: saved non-tensor values by their torch

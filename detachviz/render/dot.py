@@ -43,8 +43,9 @@ def attrs_block(name: str, attrs: dict[str, str], max_attr_chars: int = 50) -> s
 def node_text(node: Node, *, run: int = 1, show_attrs: bool = False) -> str:
     """What a node's box says, as torchviz would write it (plus `×N` for a collapsed run)."""
     name = node.label
-    if node.kind == "untracked" and node.name and node.name != node.label:
-        name = f"{node.name} = {node.label}"  # `c = pow`: the script's name for an op's value
+    if node.kind in ("untracked", "function") and node.name and node.name != node.label:
+        # `c = pow`, `h = TanhBackward0`: the script's name for the value an op produced
+        name = f"{node.name} = {node.label}"
     if run > 1:
         name = f"{name} {theme.REPEAT_MARK}{run}"
     if node.shape is not None:  # a tensor: "name\n (3, 4)"
