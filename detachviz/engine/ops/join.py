@@ -16,9 +16,12 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import ops
+from detachviz.engine.function import (
+    apply,
+    inplace,
+)
 from detachviz.engine.node import Node, node_class
-from detachviz.engine.ops import _apply
+from detachviz.engine.promote import promote_pair, result_type
 from detachviz.engine.tensor import Tensor
 
 
@@ -55,7 +58,7 @@ def _tensors(name: str, tensors: Any) -> tuple[Tensor, ...]:
 def _common_dtype(tensors: tuple[Tensor, ...]) -> dtypes.dtype:
     dt = tensors[0]._dtype
     for t in tensors[1:]:
-        dt = ops._promote_pair(dt, t._dtype)
+        dt = promote_pair(dt, t._dtype)
     return dt
 
 
@@ -123,7 +126,7 @@ def cat(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
     dt = _common_dtype(ts)
     data = np.concatenate([t._data.astype(dt.np, copy=False) for _, t in real], axis=d)
     sizes = tuple(t._data.shape for t in ts)
-    return _apply(CAT, "cat", ts, data, dt, (d, sizes))
+    return apply(CAT, "cat", ts, data, dt, (d, sizes))
 
 
 # --------------------------------------------------------------------------------------------
@@ -157,7 +160,7 @@ def stack(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
     d = _dim(dim, len(shape0) + 1)
     dt = _common_dtype(ts)
     data = np.stack([t._data.astype(dt.np, copy=False) for t in ts], axis=d)
-    return _apply(STACK, "stack", ts, data, dt, (d,))
+    return apply(STACK, "stack", ts, data, dt, (d,))
 
 
 # --------------------------------------------------------------------------------------------
@@ -166,8 +169,8 @@ def stack(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
 WHERE = node_class(
     "WhereBackward0",
     (
-        lambda F, g, s, a: F.where0(a[0]._data, g),
-        lambda F, g, s, a: F.where0(~a[0]._data, g),
+        lambda k, g, s, a: k.where0(a[0]._data, g),
+        lambda k, g, s, a: k.where0(~a[0]._data, g),
     ),
     attrs=("condition",),
 )
@@ -181,7 +184,7 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:  # no
     """torch.where(cond, x, y); torch.where(cond) is cond.nonzero(as_tuple=True)."""
     if input is None and other is None:
         return tuple(
-            _apply(None, "nonzero", (condition,), np.asarray(i, np.int64), dtypes.int64)
+            apply(None, "nonzero", (condition,), np.asarray(i, np.int64), dtypes.int64)
             for i in np.nonzero(condition._data)
         )
     if condition._dtype is not dtypes.bool_:
@@ -189,47 +192,25 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:  # no
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{condition._dtype.legacy.replace('Tensor', '')}"
         )
-    dt = ops.result_type(input, other)
+    dt = result_type(input, other)
     xd = input._data if isinstance(input, Tensor) else input
     yd = other._data if isinstance(other, Tensor) else other
     data = np.where(condition._data, xd, yd).astype(dt.np, copy=False)
-    return _apply(WHERE, "where", (input, other), data, dt, (condition,))
-
-
-# --------------------------------------------------------------------------------------------
-# bmm (the node lives in ops.py: batched matmul decomposes into it)
-# --------------------------------------------------------------------------------------------
-def bmm(x: Tensor, y: Tensor) -> Tensor:
-    xd, yd = x._data, y._data
-    if xd.ndim != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
-    if yd.ndim != 3:
-        raise RuntimeError("batch2 must be a 3D tensor")
-    if xd.shape[0] != yd.shape[0] or xd.shape[2] != yd.shape[1]:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{xd.shape[0]}, {xd.shape[2]}] but got: [{yd.shape[0]}, {yd.shape[1]}]."
-        )
-    if x._dtype is not y._dtype:
-        raise RuntimeError(
-            f"expected scalar type {x._dtype.legacy.replace('Tensor', '')} but found "
-            f"{y._dtype.legacy.replace('Tensor', '')}"
-        )
-    return _apply(ops.BMM, "bmm", (x, y), np.matmul(xd, yd), x._dtype)
+    return apply(WHERE, "where", (input, other), data, dt, (condition,))
 
 
 # --------------------------------------------------------------------------------------------
 # masked_fill / masked_fill_ (value a number: MaskedFillBackward0; a 0-dim tensor: ...1)
 # --------------------------------------------------------------------------------------------
 MASKED_FILL0 = node_class(
-    "MaskedFillBackward0", (lambda F, g, s, a: F.where0(~a[0]._data, g),), attrs=("mask",)
+    "MaskedFillBackward0", (lambda k, g, s, a: k.where0(~a[0]._data, g),), attrs=("mask",)
 )
 MASKED_FILL0._jvp = (lambda t, p, o, a: np.where(a[0]._data, 0, t),)  # type: ignore[assignment]
 MASKED_FILL1 = node_class(
     "MaskedFillBackward1",
     (
-        lambda F, g, s, a: F.where0(~a[0]._data, g),
-        lambda F, g, s, a: F.reshape(F.sum_to(F.where0(a[0]._data, g), ()), ()),
+        lambda k, g, s, a: k.where0(~a[0]._data, g),
+        lambda k, g, s, a: k.reshape(k.sum_to(k.where0(a[0]._data, g), ()), ()),
     ),
     attrs=("mask",),
 )
@@ -259,21 +240,9 @@ def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:
     v, others, cls = _mask_value(x, mask, value)
     data = np.where(mask._data, np.asarray(v).astype(x._data.dtype), x._data)
     data = np.array(np.broadcast_to(data, x._data.shape))
-    return _apply(cls, "masked_fill", (x, *others), data, x._dtype, (mask,))
+    return apply(cls, "masked_fill", (x, *others), data, x._dtype, (mask,))
 
 
 def masked_fill_(x: Tensor, mask: Tensor, value: Any) -> Tensor:
     v, others, cls = _mask_value(x, mask, value)
-    return ops._inplace(
-        x, "masked_fill_", cls, lambda a: np.where(mask._data, v, a), others, (mask,)
-    )
-
-
-def _install() -> None:
-    Tensor.where = lambda x, condition, y: where(condition, x, y)  # type: ignore[attr-defined]
-    Tensor.bmm = bmm  # type: ignore[attr-defined]
-    Tensor.masked_fill = masked_fill  # type: ignore[attr-defined]
-    Tensor.masked_fill_ = masked_fill_  # type: ignore[attr-defined]
-
-
-_install()
+    return inplace(x, "masked_fill_", cls, lambda a: np.where(mask._data, v, a), others, (mask,))
