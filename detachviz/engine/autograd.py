@@ -23,6 +23,7 @@ from detachviz.engine.node import (
     RetainGradHook,
     SavedOutput,
     TensorHook,
+    named_attrs,
 )
 from detachviz.engine.rules import NP, TT
 from detachviz.engine.tensor import BY_NP, Tensor, edge, wrap
@@ -257,7 +258,7 @@ def run_backward(
             else:
                 sv = node._saved
                 s = node._unpack(tensor_mode) if sv is None or sv else sv
-                a = node._attrs
+                a = named_attrs(node)
                 vjps = node._vjps
                 grads = [None if e[0] is None else vjps[i](kern, g, s, a) for i, e in enumerate(nf)]
             if grads is not None:
@@ -299,6 +300,7 @@ def _loop_np(
     pop = buffers.pop
     get = buffers.get
     st = state
+    tnew = tuple.__new__
     T_ = Tensor
     scalars = (float, int, bool)
     # NOTE: a chain has one ready node at a time; it skips the heap (same order: the heap is
@@ -365,6 +367,10 @@ def _loop_np(
                         break
             vjps = node._vjps
             a = node._attrs
+            if a:
+                named = node._Attrs
+                if named is not None:
+                    a = tnew(named, a)  # the rules read attributes by name (`a.dim`)
             n = len(nf)
             if n == 1:
                 grads = (vjps[0](kern, g, s, a),)
@@ -427,7 +433,7 @@ def apply_node(node: Node, grads: tuple[Any, ...]) -> tuple[Any, ...]:
         else:
             s = node._unpack(False)
             out = [
-                None if e[0] is None else node._vjps[i](NP, g._data, s, node._attrs)
+                None if e[0] is None else node._vjps[i](NP, g._data, s, named_attrs(node))
                 for i, e in enumerate(node.next_functions)
             ]
     finally:

@@ -200,6 +200,13 @@ def _rules(cls: type[Node] | None, name: str) -> Any:
     return rules
 
 
+def _named(cls: type[Node], attrs: tuple[Any, ...]) -> Any:
+    """The op's attributes as its rules read them (by name, `a.dim`, where the class names
+    them)."""
+    named = cls._Attrs
+    return attrs if named is None or not attrs else tuple.__new__(named, attrs)
+
+
 def _combine(rules: Any, tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> Any:
     # NOTE: tangents follow IEEE like the primals (sqrt'(0) = inf), silently, as torch does
     with np.errstate(all="ignore"):
@@ -240,7 +247,7 @@ def op(cls: type[Node] | None, ins: tuple[Any, ...], out: Tensor, attrs: tuple[A
         return
     rules = _rules(cls, cls._name)
     od = out._data
-    res = _combine(rules, tans, _primals(ins), od, attrs)
+    res = _combine(rules, tans, _primals(ins), od, _named(cls, attrs))
     if res is None:
         return  # only non-differentiable inputs carry tangents (a mask, an index, ...)
     if cls._jvp_view and res.dtype == od.dtype:
@@ -269,7 +276,7 @@ def inplace(
     if tans is None:
         return
     xd = x._data
-    res = _combine(_rules(cls, cls._name), tans, _primals(ins), np.asarray(new), attrs)
+    res = _combine(_rules(cls, cls._name), tans, _primals(ins), np.asarray(new), _named(cls, attrs))
     xt = x._fw_tangent
     if xt is None:
         xt = _zero_tangent(x)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
+from collections import namedtuple
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -114,6 +115,9 @@ class Node:
     _save_src: tuple[int, ...] = ()
     _save_need: tuple[int, ...] = ()
     _attr_names: tuple[str, ...] = ()
+    # the attributes as the rules read them (`a.dim`): a namedtuple class over `_attr_names`,
+    # made once per node class; `_attrs` itself stays the plain tuple the forward built
+    _Attrs: Any = None
     # forward mode (engine/forward_ad.py): one JVP rule per input, or one rule for all inputs;
     # `_jvp_view`: the rule returns a view of the input's tangent, kept aliased (view ops)
     _jvp: Any = None
@@ -367,6 +371,7 @@ def node_class(
         "_save_src": tuple(s.src for s in saved),
         "_save_need": tuple(_mask(s.for_) for s in saved),
         "_attr_names": attrs,
+        "_Attrs": namedtuple("Attrs", attrs) if attrs else None,
         "_savers": {},
         "_jvp": jvp,
         "_jvp_view": jvp_view,
@@ -386,6 +391,19 @@ def _mask(inputs: tuple[int, ...]) -> int:
     for i in inputs:
         m |= 1 << i
     return m
+
+
+def named_attrs(node: Node) -> Any:
+    """`node`'s attributes as its rules read them: by name (`a.dim`) where the class names
+    them. A namedtuple view of the same tuple, built only when a rule runs."""
+    a = node._attrs
+    named = node._Attrs
+    if named is None or not a:
+        return a
+    return _tuple_new(named, a)
+
+
+_tuple_new = tuple.__new__
 
 
 def set_jvp(cls: type[Node], rules: Any, *, view: bool = False) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
 from detachviz.engine.function import apply
-from detachviz.engine.node import Node, node_class
+from detachviz.engine.node import Node, named_attrs, node_class
 from detachviz.engine.tensor import AS_STRIDED, Tensor, wrap
 
 
@@ -26,7 +26,7 @@ def call_rule(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
         return custom(node, g, tensor_mode)
     k = TT if tensor_mode else NP
     s = node._unpack(tensor_mode)
-    a = node._attrs
+    a = named_attrs(node)
     vjps = node._vjps
     out = []
     for i, e in enumerate(node.next_functions):
@@ -302,7 +302,9 @@ EMBED_BACK = node_class(
 )
 AS_STRIDED_BACK = node_class(
     "AsStridedBackwardBackward0",
-    (lambda k, g, s, a: k.as_strided(g, a[0], a[1], a[2]),),
+    (lambda k, g, s, a: k.as_strided(g, a.size, a.stride, a.storage_offset),),
     attrs=("size", "stride", "storage_offset"),
-    jvp=(lambda t, p, o, a: NP.as_strided_backward(t, o.shape, a[0], a[1], a[2]),),
+    jvp=(
+        lambda t, p, o, a: NP.as_strided_backward(t, o.shape, a.size, a.stride, a.storage_offset),
+    ),
 )

@@ -731,10 +731,18 @@ NO_EDGE = (None, 0)
 # it): a strided window of the base's new history
 AS_STRIDED = node_class(
     "AsStridedBackward0",
-    (lambda k, g, s, a: k.as_strided_backward(g, a[3], a[0], a[1], a[2]),),
+    (
+        lambda k, g, s, a: k.as_strided_backward(
+            g, a.self_sym_sizes, a.size, a.stride, a.storage_offset
+        ),
+    ),
     attrs=("size", "stride", "storage_offset", "self_sym_sizes"),
     # the same window of the (contiguous) input's tangent
-    jvp=(lambda t, p, o, a: np.array(region(np.ascontiguousarray(t), a[0], a[1], a[2])),),
+    jvp=(
+        lambda t, p, o, a: np.array(
+            region(np.ascontiguousarray(t), a.size, a.stride, a.storage_offset)
+        ),
+    ),
 )
 
 

@@ -32,15 +32,17 @@ def alpha_scaled(g: Any, alpha: Any) -> Any:
 
 ADD = node_class(
     "AddBackward0",
-    (lambda k, g, s, a: g, lambda k, g, s, a: alpha_scaled(g, a[0])),
+    (lambda k, g, s, a: g, lambda k, g, s, a: alpha_scaled(g, a.alpha)),
     attrs=("alpha",),
 )
 SUB = node_class(
     "SubBackward0",
-    (lambda k, g, s, a: g, lambda k, g, s, a: alpha_scaled(-g, a[0])),
+    (lambda k, g, s, a: g, lambda k, g, s, a: alpha_scaled(-g, a.alpha)),
     attrs=("alpha",),
 )
-RSUB = node_class("RsubBackward1", (lambda k, g, s, a: alpha_scaled(-g, a[0]),), attrs=("alpha",))
+RSUB = node_class(
+    "RsubBackward1", (lambda k, g, s, a: alpha_scaled(-g, a.alpha),), attrs=("alpha",)
+)
 MUL = node_class(
     "MulBackward0",
     (lambda k, g, s, a: g * s[0], lambda k, g, s, a: g * s[1]),
@@ -60,7 +62,7 @@ RECIPROCAL = node_class(
 
 
 def _pow0(k: Any, g: Any, s: Any, a: Any) -> Any:
-    e = a[0]
+    e = a.exponent
     if e == 0:
         return k.zeros_like(s[0])
     x = s[0]
@@ -90,14 +92,14 @@ POW1 = node_class(
 )
 POW2 = node_class(
     "PowBackward2",
-    (lambda k, g, s, a: _pow_exponent(k, g, a[0], s[0], s[1]),),
+    (lambda k, g, s, a: _pow_exponent(k, g, a.self, s[0], s[1]),),
     saved=(Saved("exponent", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("self",),
 )
 
 
 def _pow0_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
-    e = a[0]
+    e = a.exponent
     return t * 0 if e == 0 else t * (e * p[0] ** (e - 1))
 
 
@@ -117,16 +119,16 @@ def _identity(t: Any, p: Any, out: Any, a: Any) -> Any:
     return t
 
 
-set_jvp(ADD, (_identity, lambda t, p, o, a: alpha_scaled(t, a[0])))
-set_jvp(SUB, (_identity, lambda t, p, o, a: -alpha_scaled(t, a[0])))
-set_jvp(RSUB, (lambda t, p, o, a: -alpha_scaled(t, a[0]),))
+set_jvp(ADD, (_identity, lambda t, p, o, a: alpha_scaled(t, a.alpha)))
+set_jvp(SUB, (_identity, lambda t, p, o, a: -alpha_scaled(t, a.alpha)))
+set_jvp(RSUB, (lambda t, p, o, a: -alpha_scaled(t, a.alpha),))
 set_jvp(MUL, (lambda t, p, o, a: t * p[1], lambda t, p, o, a: p[0] * t))
 set_jvp(DIV, (lambda t, p, o, a: t / p[1], lambda t, p, o, a: -t * o / p[1]))
 set_jvp(NEG, (lambda t, p, o, a: -t,))
 set_jvp(RECIPROCAL, (lambda t, p, o, a: -t * o * o,))
 set_jvp(POW0, (_pow0_jvp,))
 set_jvp(POW1, (_pow_base_jvp, lambda t, p, o, a: _pow_exponent_jvp(t, p[0], p[1], o)))
-set_jvp(POW2, (lambda t, p, o, a: _pow_exponent_jvp(t, a[0], p[0], o),))
+set_jvp(POW2, (lambda t, p, o, a: _pow_exponent_jvp(t, a.self, p[0], o),))
 
 
 def add(x: Tensor, y: Any, *, alpha: Any = 1) -> Tensor:

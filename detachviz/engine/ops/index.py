@@ -27,24 +27,24 @@ _new = object.__new__
 
 INDEX = node_class(
     "IndexBackward0",
-    (lambda k, g, s, a: k.index_put_zeros(g, a[1], a[0]),),
+    (lambda k, g, s, a: k.index_put_zeros(g, a.self_sym_sizes, a.indices),),
     attrs=("indices", "self_sym_sizes"),
 )
 
 
 def _index_put_self(t: Any, p: Any, out: Any, a: Any) -> Any:
     r = np.array(t)
-    r[a[0]] = 0
+    r[a.indices] = 0
     return r
 
 
 def _index_put_values(t: Any, p: Any, out: Any, a: Any) -> Any:
     r = np.zeros(out.shape, dtype=out.dtype)
-    r[a[0]] = t
+    r[a.indices] = t
     return r
 
 
-set_jvp(INDEX, (lambda t, p, o, a: t[a[0]],))
+set_jvp(INDEX, (lambda t, p, o, a: t[a.indices],))
 
 
 def _u64(v: int) -> int:
@@ -165,8 +165,8 @@ def setitem(x: Tensor, idx: Any, value: Any) -> None:
 INDEX_PUT = node_class(
     "IndexPutBackward0",
     (
-        lambda k, g, s, a: k.where0(~_mask_at(k.data(g), a[0]), g),
-        lambda k, g, s, a: k.index(g, a[0]),
+        lambda k, g, s, a: k.where0(~_mask_at(k.data(g), a.indices), g),
+        lambda k, g, s, a: k.index(g, a.indices),
     ),
     attrs=("indices",),
 )

@@ -20,7 +20,7 @@ from detachviz.engine.function import (
     apply,
     inplace,
 )
-from detachviz.engine.node import Node, node_class
+from detachviz.engine.node import Node, node_class, set_jvp
 from detachviz.engine.promote import promote_pair, result_type
 from detachviz.engine.tensor import Tensor
 
@@ -92,13 +92,13 @@ def _cat_jvp(tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> An
         for t, x in zip(tans, p)
         if not _skipped(np.shape(x), nd)
     ]
-    return np.concatenate(parts, axis=a[0])
+    return np.concatenate(parts, axis=a.dim)
 
 
 # attrs are (dim, sizes); torch exposes only `_saved_dim`
 CAT = node_class("CatBackward0", (), attrs=("dim",))
 CAT._custom = staticmethod(_cat_backward)  # type: ignore[assignment]
-CAT._jvp = _cat_jvp  # type: ignore[assignment]
+set_jvp(CAT, _cat_jvp)
 
 
 def cat(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
@@ -140,12 +140,12 @@ def _stack_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
 
 def _stack_jvp(tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> Any:
     parts = [np.zeros(np.shape(x), out.dtype) if t is None else t for t, x in zip(tans, p)]
-    return np.stack(parts, axis=a[0])
+    return np.stack(parts, axis=a.dim)
 
 
 STACK = node_class("StackBackward0", (), attrs=("dim",))
 STACK._custom = staticmethod(_stack_backward)  # type: ignore[assignment]
-STACK._jvp = _stack_jvp  # type: ignore[assignment]
+set_jvp(STACK, _stack_jvp)
 
 
 def stack(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
@@ -169,14 +169,17 @@ def stack(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
 WHERE = node_class(
     "WhereBackward0",
     (
-        lambda k, g, s, a: k.where0(a[0]._data, g),
-        lambda k, g, s, a: k.where0(~a[0]._data, g),
+        lambda k, g, s, a: k.where0(a.condition._data, g),
+        lambda k, g, s, a: k.where0(~a.condition._data, g),
     ),
     attrs=("condition",),
 )
-WHERE._jvp = (  # type: ignore[assignment]
-    lambda t, p, o, a: np.where(a[0]._data, t, 0),
-    lambda t, p, o, a: np.where(a[0]._data, 0, t),
+set_jvp(
+    WHERE,
+    (
+        lambda t, p, o, a: np.where(a.condition._data, t, 0),
+        lambda t, p, o, a: np.where(a.condition._data, 0, t),
+    ),
 )
 
 
@@ -203,20 +206,23 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:  # no
 # masked_fill / masked_fill_ (value a number: MaskedFillBackward0; a 0-dim tensor: ...1)
 # --------------------------------------------------------------------------------------------
 MASKED_FILL0 = node_class(
-    "MaskedFillBackward0", (lambda k, g, s, a: k.where0(~a[0]._data, g),), attrs=("mask",)
+    "MaskedFillBackward0", (lambda k, g, s, a: k.where0(~a.mask._data, g),), attrs=("mask",)
 )
-MASKED_FILL0._jvp = (lambda t, p, o, a: np.where(a[0]._data, 0, t),)  # type: ignore[assignment]
+set_jvp(MASKED_FILL0, (lambda t, p, o, a: np.where(a.mask._data, 0, t),))
 MASKED_FILL1 = node_class(
     "MaskedFillBackward1",
     (
-        lambda k, g, s, a: k.where0(~a[0]._data, g),
-        lambda k, g, s, a: k.reshape(k.sum_to(k.where0(a[0]._data, g), ()), ()),
+        lambda k, g, s, a: k.where0(~a.mask._data, g),
+        lambda k, g, s, a: k.reshape(k.sum_to(k.where0(a.mask._data, g), ()), ()),
     ),
     attrs=("mask",),
 )
-MASKED_FILL1._jvp = (  # type: ignore[assignment]
-    lambda t, p, o, a: np.where(a[0]._data, 0, t),
-    lambda t, p, o, a: np.where(a[0]._data, t, 0),
+set_jvp(
+    MASKED_FILL1,
+    (
+        lambda t, p, o, a: np.where(a.mask._data, 0, t),
+        lambda t, p, o, a: np.where(a.mask._data, t, 0),
+    ),
 )
 
 

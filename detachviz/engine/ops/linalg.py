@@ -33,9 +33,9 @@ MM = node_class(
 ADDMM = node_class(
     "AddmmBackward0",
     (
-        lambda k, g, s, a: alpha_scaled(g, a[1]),
-        lambda k, g, s, a: alpha_scaled(k.mm(g, k.t(s[1])), a[0]),
-        lambda k, g, s, a: alpha_scaled(k.mm(k.t(s[0]), g), a[0]),
+        lambda k, g, s, a: alpha_scaled(g, a.beta),
+        lambda k, g, s, a: alpha_scaled(k.mm(g, k.t(s[1])), a.alpha),
+        lambda k, g, s, a: alpha_scaled(k.mm(k.t(s[0]), g), a.alpha),
     ),
     saved=(Saved("mat1", 1, (2,)), Saved("mat2", 2, (1,))),
     attrs=(
@@ -73,9 +73,9 @@ set_jvp(BMM, (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t))
 set_jvp(
     ADDMM,
     (
-        lambda t, p, o, a: alpha_scaled(t, a[1]),
-        lambda t, p, o, a: alpha_scaled(t @ p[2], a[0]),
-        lambda t, p, o, a: alpha_scaled(p[1] @ t, a[0]),
+        lambda t, p, o, a: alpha_scaled(t, a.beta),
+        lambda t, p, o, a: alpha_scaled(t @ p[2], a.alpha),
+        lambda t, p, o, a: alpha_scaled(p[1] @ t, a.alpha),
     ),
 )
 

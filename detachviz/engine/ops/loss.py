@@ -25,7 +25,7 @@ from detachviz.engine import state, trace
 from detachviz.engine.function import (
     apply,
 )
-from detachviz.engine.node import Saved, new_node, node_class
+from detachviz.engine.node import Saved, new_node, node_class, set_jvp
 from detachviz.engine.promote import broadcast_error, operands
 from detachviz.engine.tensor import Tensor, edge, init_tensor, wrap
 
@@ -43,12 +43,12 @@ def _mse_norm(d: Any, reduction: int) -> float:
 
 def _mse_self(k: Any, g: Any, s: Any, a: Any) -> Any:
     d = s[0] - s[1]
-    return _mse_norm(k.data(d), a[0]) * d * g
+    return _mse_norm(k.data(d), a.reduction) * d * g
 
 
 def _mse_target(k: Any, g: Any, s: Any, a: Any) -> Any:
     d = s[1] - s[0]
-    return _mse_norm(k.data(d), a[0]) * d * g
+    return _mse_norm(k.data(d), a.reduction) * d * g
 
 
 MSE = node_class(
@@ -62,12 +62,12 @@ MSE = node_class(
 def _mse_jvp(sign: float) -> Any:
     def rule(t: Any, p: Any, out: Any, a: Any) -> Any:
         c = (2.0 * sign) * (p[0] - p[1]) * t
-        return _REDUCE[a[0]](c) if a[0] != _NONE else c
+        return _REDUCE[a.reduction](c) if a.reduction != _NONE else c
 
     return rule
 
 
-MSE._jvp = (_mse_jvp(1.0), _mse_jvp(-1.0))  # type: ignore[assignment]
+set_jvp(MSE, (_mse_jvp(1.0), _mse_jvp(-1.0)))
 
 
 def _check_reduction(reduction: int) -> None:
@@ -118,10 +118,10 @@ def _nll_mask(x: Any, target: Any, weight: Any, ignore_index: int) -> Any:
 def _nll_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
     x = k.data(s[0])
     weight = None if s[2] is None else k.data(s[2])
-    mask = _nll_mask(x, k.data(s[1]), weight, a[1])
-    if a[0] == _MEAN:
+    mask = _nll_mask(x, k.data(s[1]), weight, a.ignore_index)
+    if a.reduction == _MEAN:
         mask = mask / k.data(s[3])
-    elif a[0] == _NONE and x.ndim > 1:
+    elif a.reduction == _NONE and x.ndim > 1:
         # the per-element gradient gains the class dim back
         g = k.reshape(g, (x.shape[0], 1) + x.shape[2:])
     return g * k.const(mask.astype(x.dtype, copy=False))
@@ -147,18 +147,19 @@ NLL2D = node_class(
 
 def _nll_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
     x, target, weight = p[0], p[1], p[2]
-    mask = _nll_mask(x, target, weight, a[1])
+    mask = _nll_mask(x, target, weight, a.ignore_index)
     per = (t * mask).sum(axis=0 if x.ndim == 1 else 1)
-    if a[0] == _NONE:
+    if a.reduction == _NONE:
         return per
     total = per.sum()
-    if a[0] == _MEAN:
+    if a.reduction == _MEAN:
         with np.errstate(all="ignore"):
-            total = total / _picks(x, target, weight, a[1])[1].sum()
+            total = total / _picks(x, target, weight, a.ignore_index)[1].sum()
     return total
 
 
-NLL._jvp = NLL2D._jvp = (_nll_jvp, None, None)  # type: ignore[assignment]
+set_jvp(NLL, (_nll_jvp, None, None))
+set_jvp(NLL2D, (_nll_jvp, None, None))
 
 
 def _version(t: Any) -> int:
@@ -323,7 +324,7 @@ def _vjp(deriv: Any) -> Any:
         pw = s[3] if len(s) > 3 else None
         with np.errstate(all="ignore"):
             d = deriv(x, t, w, pw)
-            return g * _scale(d, _numel(x), a[0])
+            return g * _scale(d, _numel(x), a.reduction)
 
     return rule
 
@@ -332,7 +333,7 @@ def _jvp(deriv: Any) -> Any:
     def rule(tan: Any, p: Any, out: Any, a: Any) -> Any:
         pw = p[3] if len(p) > 3 else None
         c = tan * deriv(p[0], p[1], p[2], pw)
-        return c if a[0] == _NONE else _REDUCE[a[0]](c)
+        return c if a.reduction == _NONE else _REDUCE[a.reduction](c)
 
     return rule
 
@@ -343,7 +344,7 @@ BCE = node_class(
     saved=(Saved("self", 0, (0, 1)), Saved("target", 1, (0, 1)), Saved("weight", 2, (0, 1))),
     attrs=("reduction",),
 )
-BCE._jvp = (_jvp(_bce_dself), _jvp(_bce_dtarget), None)  # type: ignore[assignment]
+set_jvp(BCE, (_jvp(_bce_dself), _jvp(_bce_dtarget), None))
 
 BCEL = node_class(
     "BinaryCrossEntropyWithLogitsBackward0",
@@ -356,7 +357,7 @@ BCEL = node_class(
     ),
     attrs=("reduction",),
 )
-BCEL._jvp = (_jvp(_bcel_dself), _jvp(_bcel_dtarget), None, None)  # type: ignore[assignment]
+set_jvp(BCEL, (_jvp(_bcel_dself), _jvp(_bcel_dtarget), None, None))
 
 
 # --------------------------------------------------------------------------------------------

@@ -100,7 +100,8 @@ MAX1 = node_class(
 MIN1 = node_class(
     "MinBackward1", (_evenly,), saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,)))
 )
-MAX1._jvp = MIN1._jvp = (_evenly_jvp,)  # type: ignore[assignment]
+set_jvp(MAX1, (_evenly_jvp,))
+set_jvp(MIN1, (_evenly_jvp,))
 
 
 # --------------------------------------------------------------------------------------------
@@ -157,7 +158,8 @@ def _select_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
 _SELECT_ATTRS = ("dim", "keepdim", "indices", "self_sym_sizes")
 MAX0 = node_class("MaxBackward0", (_select_back,), attrs=_SELECT_ATTRS)
 MIN0 = node_class("MinBackward0", (_select_back,), attrs=_SELECT_ATTRS)
-MAX0._jvp = MIN0._jvp = (_select_jvp,)  # type: ignore[assignment]
+set_jvp(MAX0, (_select_jvp,))
+set_jvp(MIN0, (_select_jvp,))
 
 
 def _reduce_dim(
@@ -229,14 +231,20 @@ MINIMUM = node_class(
     _pair_rules(np.less),
     saved=(Saved("other", 1, (0, 1)), Saved("self", 0, (0, 1))),
 )
-MAXIMUM._jvp = (
-    lambda t, p, o, a: t * _pair_weights(p[0], p[1], np.greater),
-    lambda t, p, o, a: t * _pair_weights(p[1], p[0], np.greater),
-)  # type: ignore[assignment]
-MINIMUM._jvp = (
-    lambda t, p, o, a: t * _pair_weights(p[0], p[1], np.less),
-    lambda t, p, o, a: t * _pair_weights(p[1], p[0], np.less),
-)  # type: ignore[assignment]
+set_jvp(
+    MAXIMUM,
+    (
+        lambda t, p, o, a: t * _pair_weights(p[0], p[1], np.greater),
+        lambda t, p, o, a: t * _pair_weights(p[1], p[0], np.greater),
+    ),
+)
+set_jvp(
+    MINIMUM,
+    (
+        lambda t, p, o, a: t * _pair_weights(p[0], p[1], np.less),
+        lambda t, p, o, a: t * _pair_weights(p[1], p[0], np.less),
+    ),
+)
 
 
 def maximum(x: Tensor, other: Tensor) -> Tensor:
@@ -296,7 +304,8 @@ AMIN = node_class(
     saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("dim", "keepdim"),
 )
-AMAX._jvp = AMIN._jvp = (_evenly_dims_jvp,)  # type: ignore[assignment]
+set_jvp(AMAX, (_evenly_dims_jvp,))
+set_jvp(AMIN, (_evenly_dims_jvp,))
 
 
 def _amaxmin(fn: Any, cls: Any, name: str) -> Any:
@@ -347,22 +356,18 @@ argmin = _arg(np.argmin, "argmin")
 # --------------------------------------------------------------------------------------------
 SOFTMAX = node_class(
     "SoftmaxBackward0",
-    (lambda k, g, s, a: s[0] * (g - _sum_keep(k, g * s[0], (a[0],))),),
+    (lambda k, g, s, a: s[0] * (g - _sum_keep(k, g * s[0], (a.dim,))),),
     saved=(Saved("result", RESULT, (0,)),),
     attrs=("dim",),
 )
-SOFTMAX._jvp = (  # type: ignore[assignment]
-    lambda t, p, o, a: o * (t - np.sum(t * o, axis=a[0], keepdims=True)),
-)
+set_jvp(SOFTMAX, (lambda t, p, o, a: o * (t - np.sum(t * o, axis=a.dim, keepdims=True)),))
 LOG_SOFTMAX = node_class(
     "LogSoftmaxBackward0",
-    (lambda k, g, s, a: g - k.exp(s[0]) * _sum_keep(k, g, (a[0],)),),
+    (lambda k, g, s, a: g - k.exp(s[0]) * _sum_keep(k, g, (a.dim,)),),
     saved=(Saved("result", RESULT, (0,)),),
     attrs=("dim",),
 )
-LOG_SOFTMAX._jvp = (  # type: ignore[assignment]
-    lambda t, p, o, a: t - np.sum(np.exp(o) * t, axis=a[0], keepdims=True),
-)
+set_jvp(LOG_SOFTMAX, (lambda t, p, o, a: t - np.sum(np.exp(o) * t, axis=a.dim, keepdims=True),))
 
 
 def _normalized(x: Tensor, dim: Any, dtype: Any, cls: Any, name: str, log: bool) -> Tensor:
@@ -416,7 +421,7 @@ LOGSUMEXP = node_class(
     saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("dim", "keepdim"),
 )
-LOGSUMEXP._jvp = (_lse_jvp,)  # type: ignore[assignment]
+set_jvp(LOGSUMEXP, (_lse_jvp,))
 
 
 def logsumexp(x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
@@ -448,23 +453,27 @@ def _sum_back(k: Any, g: Any, sizes: tuple[int, ...], dims: Any, keepdim: bool) 
 
 
 SUM0 = node_class(
-    "SumBackward0", (lambda k, g, s, a: k.expand(g, a[0]),), attrs=("self_sym_sizes",)
+    "SumBackward0", (lambda k, g, s, a: k.expand(g, a.self_sym_sizes),), attrs=("self_sym_sizes",)
 )
 SUM1 = node_class(
     "SumBackward1",
-    (lambda k, g, s, a: _sum_back(k, g, a[2], a[0], a[1]),),
+    (lambda k, g, s, a: _sum_back(k, g, a.self_sym_sizes, a.dim, a.keepdim),),
     attrs=("dim", "keepdim", "self_sym_sizes"),
 )
 MEAN0 = node_class(
     "MeanBackward0",
-    (lambda k, g, s, a: k.expand(g, a[1]) / a[0],),
+    (lambda k, g, s, a: k.expand(g, a.self_sym_sizes) / a.self_sym_numel,),
     attrs=("self_sym_numel", "self_sym_sizes"),
 )
 
 
 MEAN1 = node_class(
     "MeanBackward1",
-    (lambda k, g, s, a: _sum_back(k, g, a[3], a[0], a[1]) / reduced(a[3], a[0]),),
+    (
+        lambda k, g, s, a: (
+            _sum_back(k, g, a.self_sym_sizes, a.dim, a.keepdim) / reduced(a.self_sym_sizes, a.dim)
+        ),
+    ),
     attrs=("dim", "keepdim", "self_sym_numel", "self_sym_sizes"),
 )
 
@@ -474,9 +483,9 @@ def _jvp_axes(dims: Any, nd: int) -> Any:
 
 
 set_jvp(SUM0, (lambda t, p, o, a: np.sum(t),))
-set_jvp(SUM1, (lambda t, p, o, a: np.sum(t, axis=_jvp_axes(a[0], t.ndim), keepdims=a[1]),))
+set_jvp(SUM1, (lambda t, p, o, a: np.sum(t, axis=_jvp_axes(a.dim, t.ndim), keepdims=a.keepdim),))
 set_jvp(MEAN0, (lambda t, p, o, a: np.mean(t),))
-set_jvp(MEAN1, (lambda t, p, o, a: np.mean(t, axis=_jvp_axes(a[0], t.ndim), keepdims=a[1]),))
+set_jvp(MEAN1, (lambda t, p, o, a: np.mean(t, axis=_jvp_axes(a.dim, t.ndim), keepdims=a.keepdim),))
 
 
 def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A001

@@ -21,7 +21,7 @@ from detachviz.engine.arrays import (
 from detachviz.engine.function import (
     apply,
 )
-from detachviz.engine.node import RESULT, Saved, node_class
+from detachviz.engine.node import RESULT, Saved, node_class, set_jvp
 from detachviz.engine.tensor import Tensor, wrap
 
 
@@ -137,7 +137,7 @@ def _vjp(rule_g: Any, with_result: bool) -> Any:
 
     def rule(k: Any, g: Any, s: Any, a: Any) -> Any:
         x = s[0]
-        dims, keepdim, extra = a[0], a[1], a[2]
+        dims, keepdim, extra = a
         shape = tuple(_np(x).shape)
         res = _kept(s[1], shape, dims, keepdim) if with_result else None
         with np.errstate(all="ignore"):
@@ -148,7 +148,7 @@ def _vjp(rule_g: Any, with_result: bool) -> Any:
 
 def _jvp(rule_g: Any) -> Any:
     def rule(t: Any, p: Any, out: Any, a: Any) -> Any:
-        dims, keepdim, extra = a[0], a[1], a[2]
+        dims, keepdim, extra = a
         res = _kept(out, p[0].shape, dims, keepdim)
         one = np.ones(res.shape, dtype=out.dtype)
         return _rsum(t * rule_g(one, p[0], res, dims, extra), dims, keepdim)
@@ -163,21 +163,21 @@ STD = node_class(
     saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("dim", "keepdim", "correction"),
 )
-STD._jvp = (_jvp(_std_g),)  # type: ignore[assignment]
+set_jvp(STD, (_jvp(_std_g),))
 VAR = node_class(
     "VarBackward0",
     (_vjp(_var_g, False),),
     saved=(Saved("self", 0, (0,)),),
     attrs=("dim", "keepdim", "correction"),
 )
-VAR._jvp = (_jvp(_var_g),)  # type: ignore[assignment]
+set_jvp(VAR, (_jvp(_var_g),))
 NORM = node_class(
     "LinalgVectorNormBackward0",
     (_vjp(_norm_g, True),),
     saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("dim", "keepdim", "ord"),
 )
-NORM._jvp = (_jvp(_norm_g),)  # type: ignore[assignment]
+set_jvp(NORM, (_jvp(_norm_g),))
 
 
 # --------------------------------------------------------------------------------------------

@@ -66,7 +66,7 @@ def clamp_mask(x: Any, lo: Any, hi: Any) -> Any:
 
 CLAMP = node_class(
     "ClampBackward1",
-    (lambda k, g, s, a: k.where0(clamp_mask(k.data(s[0]), a[0], a[1]), g),),
+    (lambda k, g, s, a: k.where0(clamp_mask(k.data(s[0]), a.min, a.max), g),),
     saved=(Saved("self", 0, (0,)),),
     attrs=("min", "max"),
 )
@@ -88,7 +88,7 @@ set_jvp(COS, (lambda t, p, o, a: -t * np.sin(p[0]),))
 set_jvp(TANH, (lambda t, p, o, a: t * (1 - o * o),))
 set_jvp(SIGMOID, (lambda t, p, o, a: t * (1 - o) * o,))
 set_jvp(RELU, (lambda t, p, o, a: np.where(o > 0, t, 0),))
-set_jvp(CLAMP, (lambda t, p, o, a: np.where(clamp_mask(p[0], a[0], a[1]), t, 0),))
+set_jvp(CLAMP, (lambda t, p, o, a: np.where(clamp_mask(p[0], a.min, a.max), t, 0),))
 set_jvp(CLONE, (_identity,))
 set_jvp(TOCOPY, (_identity,))
 

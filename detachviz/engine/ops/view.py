@@ -32,51 +32,69 @@ _new = object.__new__
 
 
 VIEW = node_class(
-    "ViewBackward0", (lambda k, g, s, a: k.reshape(g, a[0]),), attrs=("self_sym_sizes",)
+    "ViewBackward0", (lambda k, g, s, a: k.reshape(g, a.self_sym_sizes),), attrs=("self_sym_sizes",)
 )
 UNSAFE_VIEW = node_class(
-    "UnsafeViewBackward0", (lambda k, g, s, a: k.reshape(g, a[0]),), attrs=("self_sym_sizes",)
+    "UnsafeViewBackward0",
+    (lambda k, g, s, a: k.reshape(g, a.self_sym_sizes),),
+    attrs=("self_sym_sizes",),
 )
 # torch's reshape of a non-contiguous tensor that can still be viewed (_reshape_alias)
 RESHAPE_ALIAS = node_class(
-    "ReshapeAliasBackward0", (lambda k, g, s, a: k.reshape(g, a[0]),), attrs=("self_sym_sizes",)
+    "ReshapeAliasBackward0",
+    (lambda k, g, s, a: k.reshape(g, a.self_sym_sizes),),
+    attrs=("self_sym_sizes",),
 )
 T = node_class("TBackward0", (lambda k, g, s, a: k.t(g),))
 TRANSPOSE = node_class(
     "TransposeBackward0",
-    (lambda k, g, s, a: k.transpose(g, a[0], a[1]),),
+    (lambda k, g, s, a: k.transpose(g, a.dim0, a.dim1),),
     attrs=("dim0", "dim1"),
 )
 PERMUTE = node_class(
     "PermuteBackward0",
-    (lambda k, g, s, a: k.permute(g, tuple(np.argsort([d % len(a[0]) for d in a[0]]))),),
+    (lambda k, g, s, a: k.permute(g, tuple(np.argsort([d % len(a.dims) for d in a.dims]))),),
     attrs=("dims",),
 )
 EXPAND = node_class(
-    "ExpandBackward0", (lambda k, g, s, a: k.sum_to(g, a[0]),), attrs=("self_sym_sizes",)
+    "ExpandBackward0",
+    (lambda k, g, s, a: k.sum_to(g, a.self_sym_sizes),),
+    attrs=("self_sym_sizes",),
 )
 UNSQUEEZE = node_class(
-    "UnsqueezeBackward0", (lambda k, g, s, a: k.squeeze(g, a[0]),), attrs=("dim",)
+    "UnsqueezeBackward0", (lambda k, g, s, a: k.squeeze(g, a.dim),), attrs=("dim",)
 )
 SQUEEZE0 = node_class(
-    "SqueezeBackward0", (lambda k, g, s, a: k.reshape(g, a[0]),), attrs=("self_sym_sizes",)
+    "SqueezeBackward0",
+    (lambda k, g, s, a: k.reshape(g, a.self_sym_sizes),),
+    attrs=("self_sym_sizes",),
 )
 SQUEEZE1 = node_class(
-    "SqueezeBackward1", (lambda k, g, s, a: k.reshape(g, a[1]),), attrs=("dim", "self_sym_sizes")
+    "SqueezeBackward1",
+    (lambda k, g, s, a: k.reshape(g, a.self_sym_sizes),),
+    attrs=("dim", "self_sym_sizes"),
 )
 SQUEEZE4 = node_class(
-    "SqueezeBackward4", (lambda k, g, s, a: k.reshape(g, a[1]),), attrs=("dim", "self_sym_sizes")
+    "SqueezeBackward4",
+    (lambda k, g, s, a: k.reshape(g, a.self_sym_sizes),),
+    attrs=("dim", "self_sym_sizes"),
 )
 SELECT = node_class(
     "SelectBackward0",
-    (lambda k, g, s, a: k.embed(g, a[2], (slice(None),) * (a[0] % len(a[2])) + (a[1],)),),
+    (
+        lambda k, g, s, a: k.embed(
+            g, a.self_sym_sizes, (slice(None),) * (a.dim % len(a.self_sym_sizes)) + (a.index,)
+        ),
+    ),
     attrs=("dim", "index", "self_sym_sizes"),
 )
 SLICE = node_class(
     "SliceBackward0",
     (
         lambda k, g, s, a: k.embed(
-            g, a[4], (slice(None),) * (a[0] % len(a[4])) + (slice(a[1], a[2], a[3]),)
+            g,
+            a.self_sym_sizes,
+            (slice(None),) * (a.dim % len(a.self_sym_sizes)) + (slice(a.start, a.end, a.step),),
         ),
     ),
     attrs=("dim", "start", "end", "step", "self_sym_sizes"),
@@ -101,13 +119,15 @@ set_jvp(SQUEEZE0, (_reshape,), view=True)
 set_jvp(SQUEEZE1, (_reshape,), view=True)
 set_jvp(SQUEEZE4, (_reshape,), view=True)
 set_jvp(T, (lambda t, p, o, a: t.T,), view=True)
-set_jvp(TRANSPOSE, (lambda t, p, o, a: np.swapaxes(t, a[0], a[1]),), view=True)
-set_jvp(PERMUTE, (lambda t, p, o, a: np.transpose(t, a[0]),), view=True)
+set_jvp(TRANSPOSE, (lambda t, p, o, a: np.swapaxes(t, a.dim0, a.dim1),), view=True)
+set_jvp(PERMUTE, (lambda t, p, o, a: np.transpose(t, a.dims),), view=True)
 set_jvp(EXPAND, (lambda t, p, o, a: np.broadcast_to(t, o.shape),), view=True)
-set_jvp(UNSQUEEZE, (lambda t, p, o, a: np.expand_dims(t, a[0] % o.ndim),), view=True)
-set_jvp(SELECT, (lambda t, p, o, a: t[_slice_index(a[0], t.ndim, a[1])],), view=True)
+set_jvp(UNSQUEEZE, (lambda t, p, o, a: np.expand_dims(t, a.dim % o.ndim),), view=True)
+set_jvp(SELECT, (lambda t, p, o, a: t[_slice_index(a.dim, t.ndim, a.index)],), view=True)
 set_jvp(
-    SLICE, (lambda t, p, o, a: t[_slice_index(a[0], t.ndim, slice(a[1], a[2], a[3]))],), view=True
+    SLICE,
+    (lambda t, p, o, a: t[_slice_index(a.dim, t.ndim, slice(a.start, a.end, a.step))],),
+    view=True,
 )
 set_jvp(ALIAS, (lambda t, p, o, a: t.view(),), view=True)
 
