@@ -365,6 +365,8 @@ def _loop_np(
                     else:
                         s = node._unpack(False)
                         break
+                else:
+                    s = tnew(node._Saved, s)  # the rules read saved values by name (`s.other`)
             vjps = node._vjps
             a = node._attrs
             if a:

@@ -118,6 +118,9 @@ class Node:
     # the attributes as the rules read them (`a.dim`): a namedtuple class over `_attr_names`,
     # made once per node class; `_attrs` itself stays the plain tuple the forward built
     _Attrs: Any = None
+    # the saved values as the rules read them (`s.other`): a namedtuple class over
+    # `_save_names`, made once per node class
+    _Saved: Any = None
     # forward mode (engine/forward_ad.py): one JVP rule per input, or one rule for all inputs;
     # `_jvp_view`: the rule returns a view of the input's tangent, kept aliased (view ops)
     _jvp: Any = None
@@ -197,7 +200,8 @@ class Node:
                     or self._save_src[0] < 0
                     or _was_leaf(self.next_functions[self._save_src[0]][0])
                 ):
-                    return (t._data,)
+                    named = self._Saved
+                    return (t._data,) if named is None else _tuple_new(named, (t._data,))
         out = []
         versions = self._versions
         for k, t in enumerate(saved):
@@ -221,7 +225,8 @@ class Node:
                 out.append(self._value_of_saved(k))
             else:
                 out.append(t._data)
-        return tuple(out)
+        named = self._Saved
+        return tuple(out) if named is None else _tuple_new(named, out)
 
     def _release(self) -> None:
         if self._saved:
@@ -372,6 +377,7 @@ def node_class(
         "_save_need": tuple(_mask(s.for_) for s in saved),
         "_attr_names": attrs,
         "_Attrs": namedtuple("Attrs", attrs) if attrs else None,
+        "_Saved": namedtuple("SavedValues", [s.name for s in saved]) if saved else None,
         "_savers": {},
         "_jvp": jvp,
         "_jvp_view": jvp_view,

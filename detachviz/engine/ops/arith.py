@@ -45,18 +45,18 @@ RSUB = node_class(
 )
 MUL = node_class(
     "MulBackward0",
-    (lambda k, g, s, a: g * s[0], lambda k, g, s, a: g * s[1]),
+    (lambda k, g, s, a: g * s.other, lambda k, g, s, a: g * s.self),
     saved=(Saved("other", 1, (0,)), Saved("self", 0, (1,))),
 )
 DIV = node_class(
     "DivBackward0",
-    (lambda k, g, s, a: g / s[0], lambda k, g, s, a: -g * ((s[1] / s[0]) / s[0])),
+    (lambda k, g, s, a: g / s.other, lambda k, g, s, a: -g * ((s.self / s.other) / s.other)),
     saved=(Saved("other", 1, (0, 1)), Saved("self", 0, (1,))),
 )
 NEG = node_class("NegBackward0", (lambda k, g, s, a: -g,))
 RECIPROCAL = node_class(
     "ReciprocalBackward0",
-    (lambda k, g, s, a: g * -(s[0] * s[0]),),
+    (lambda k, g, s, a: g * -(s.result * s.result),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 
@@ -64,13 +64,13 @@ RECIPROCAL = node_class(
 def _pow0(k: Any, g: Any, s: Any, a: Any) -> Any:
     e = a.exponent
     if e == 0:
-        return k.zeros_like(s[0])
-    x = s[0]
+        return k.zeros_like(s.self)
+    x = s.self
     return g * (e * (pow_np(x, e - 1) if isinstance(x, np.ndarray) else x ** (e - 1)))
 
 
 def _pow1_self(k: Any, g: Any, s: Any, a: Any) -> Any:
-    x, e = s[0], s[1]
+    x, e = s.self, s.exponent
     return k.where0(k.data(e) != 0, g * (e * x ** (e - 1)))
 
 
@@ -87,12 +87,12 @@ def _pow_exponent(k: Any, g: Any, base: Any, e: Any, result: Any) -> Any:
 POW0 = node_class("PowBackward0", (_pow0,), saved=(Saved("self", 0, (0,)),), attrs=("exponent",))
 POW1 = node_class(
     "PowBackward1",
-    (_pow1_self, lambda k, g, s, a: _pow_exponent(k, g, s[0], s[1], s[2])),
+    (_pow1_self, lambda k, g, s, a: _pow_exponent(k, g, s.self, s.exponent, s.result)),
     saved=(Saved("self", 0, (0, 1)), Saved("exponent", 1, (0, 1)), Saved("result", RESULT, (0, 1))),
 )
 POW2 = node_class(
     "PowBackward2",
-    (lambda k, g, s, a: _pow_exponent(k, g, a.self, s[0], s[1]),),
+    (lambda k, g, s, a: _pow_exponent(k, g, a.self, s.exponent, s.result),),
     saved=(Saved("exponent", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("self",),
 )
