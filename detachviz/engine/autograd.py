@@ -82,11 +82,11 @@ def _run_pre_hooks(node: Node, g: Any, tensor_mode: bool) -> Any:
         slots = list(g.grads)
         for nr in range(len(slots)):
             if slots[nr] is not None:
-                hooks = [h for h in node._pre_hooks if getattr(h, "output_nr", None) == nr]
+                hooks = [h for h in node._pre_hooks or () if getattr(h, "output_nr", None) == nr]
                 if hooks:
                     slots[nr] = _run_hook_list(hooks, slots[nr], tensor_mode)
         return _Multi(slots)
-    return _run_hook_list(node._pre_hooks, g, tensor_mode)
+    return _run_hook_list(node._pre_hooks or [], g, tensor_mode)
 
 
 def _run_hook_list(hooks: list[Any], g: Any, tensor_mode: bool) -> Any:
@@ -188,10 +188,10 @@ def _needed(roots: list[Node], targets: set[Node]) -> set[Node]:
 
 
 def run_backward(
-    roots: list[tuple[Node, Any]],
+    roots: list[tuple[Any, Any]],
     retain_graph: bool,
     create_graph: bool,
-    capture: dict[Node, Any] | None = None,
+    capture: dict[Any, Any] | None = None,
     fast: bool = True,
 ) -> None:
     """Propagate gradients from `roots` ((node, grad) pairs) through the graph.
@@ -424,7 +424,7 @@ def _loop_np(
                     _heappush(heap, (-nxt._seq, nxt))
 
 
-def apply_node(node: Node, grads: tuple[Any, ...]) -> tuple[Any, ...]:
+def apply_node(node: Node, grads: tuple[Any, ...]) -> Any:
     """`grad_fn(*grads)`: run one node's rule on tensors, without touching the graph."""
     g: Any = grads[0] if len(grads) == 1 else _Multi(list(grads))
     prev = state.grad_enabled
@@ -444,8 +444,8 @@ def apply_node(node: Node, grads: tuple[Any, ...]) -> tuple[Any, ...]:
     return res[0] if len(res) == 1 else res
 
 
-def _run_post_hooks(node: Node, grads: list[Any], g: Any, tensor_mode: bool) -> list[Any]:
-    for h in node._hooks:
+def _run_post_hooks(node: Node, grads: Sequence[Any], g: Any, tensor_mode: bool) -> Sequence[Any]:
+    for h in node._hooks or ():
         gin = tuple(None if x is None else _to_tensor(x, tensor_mode) for x in grads)
         r = h(gin, (_to_tensor(g, tensor_mode),))
         if r is not None:
@@ -463,7 +463,7 @@ def _as_tuple(x: Any) -> tuple[Any, ...]:
 
 def _root_grads(
     outputs: tuple[Tensor, ...], grad_outputs: tuple[Any, ...], create_graph: bool
-) -> list[tuple[Node, Any]]:
+) -> list[tuple[Any, Any]]:
     if len(grad_outputs) not in (0, len(outputs)):
         raise RuntimeError(
             f"grad requires one gradient per output: got {len(grad_outputs)} gradients and "
@@ -557,7 +557,7 @@ def grad(
             raise RuntimeError(errors.INPUT_NO_RG)
     roots = _root_grads(outs, _as_tuple(grad_outputs), create_graph)
     edges = [edge(t) for t in ins]
-    capture: dict[Node, Any] = {e[0]: None for e in edges}
+    capture: dict[Any, Any] = {e[0]: None for e in edges}
     run_backward(roots, retain_graph, create_graph, capture)
     result: list[Tensor | None] = []
     for i, (t, e) in enumerate(zip(ins, edges)):

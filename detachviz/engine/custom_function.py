@@ -91,14 +91,14 @@ def _custom_backward(node: Any, g: Any, tensor_mode: bool) -> list[Any]:
     return out
 
 
-BackwardCFunction._custom = staticmethod(_custom_backward)  # type: ignore[assignment]
+BackwardCFunction._custom = staticmethod(_custom_backward)
 
 
 class FunctionMeta(type):
     """Gives every Function subclass its `<Name>Backward` node class."""
 
     def __init__(cls, name: str, bases: tuple[type, ...], ns: dict[str, Any]) -> None:
-        backward_cls = type(name + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
+        backward_cls: Any = type(name + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
         backward_cls._name = name + "Backward"
         backward_cls.__module__ = "torch.autograd.function"
         cls._backward_cls = backward_cls
@@ -139,7 +139,7 @@ class Function(metaclass=FunctionMeta):
         if any(t._fw_tangent is not None for t in tensors) and cls.jvp is Function.jvp:
             Function.jvp(None)
         grad_on = state.grad_enabled and any(t._requires_grad for t in tensors)
-        ctx = new_node(cls._backward_cls, ())
+        ctx: Any = new_node(cls._backward_cls, ())
         ctx._to_save = ()
         ctx._dirty = ()
         ctx._non_diff = ()
@@ -179,7 +179,7 @@ def _output(o: Any, args: tuple[Any, ...], ctx: Any) -> Any:
 
 def _connect(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> None:
     """Give the node its edges (one per tensor argument), saved tensors and outputs."""
-    edges = []
+    edges: list[Any] = []
     arg_edge = []
     for a in args:
         if isinstance(a, Tensor):

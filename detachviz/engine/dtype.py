@@ -64,3 +64,28 @@ def from_numpy(np_dtype: np.dtype) -> dtype:
             f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only supported "
             "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
         ) from None
+
+
+# torch's two spellings of dtypes in messages: c10 type names and ScalarType names
+C_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+}
+SCALAR_NAMES = {
+    "float32": "Float",
+    "float64": "Double",
+    "float16": "Half",
+    "int64": "Long",
+    "int32": "Int",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+    "bool": "Bool",
+}

@@ -52,7 +52,7 @@ def _leaf(data: np.ndarray, dtype: dtypes.dtype, requires_grad: bool) -> Tensor:
 def _sizes(size: tuple[Any, ...]) -> tuple[int, ...]:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
-    out = []
+    out: list[int] = []
     for s in size:
         if isinstance(s, Tensor):
             s = int(s)
@@ -193,8 +193,8 @@ def _factory(fill: Any) -> Any:
 ones = _factory(lambda s, d: np.ones(s, dtype=d))
 zeros = _factory(lambda s, d: np.zeros(s, dtype=d))
 empty = _factory(lambda s, d: np.zeros(s, dtype=d))  # NOTE: zeros, so runs stay deterministic
-rand = _factory(lambda s, d: state.rng.random(s).astype(d))
-randn = _factory(lambda s, d: state.rng.standard_normal(s).astype(d))
+rand = _factory(lambda s, d: np.asarray(state.rng.random(s)).astype(d))
+randn = _factory(lambda s, d: np.asarray(state.rng.standard_normal(s)).astype(d))
 
 
 def full(
@@ -301,8 +301,8 @@ zeros_like = _like(lambda s, d: np.zeros(s, dtype=d))
 ones_like = _like(lambda s, d: np.ones(s, dtype=d))
 empty_like = _like(lambda s, d: np.zeros(s, dtype=d))
 full_like = _like(lambda s, d, v: np.full(s, v, dtype=d))
-rand_like = _like(lambda s, d: state.rng.random(s).astype(d))
-randn_like = _like(lambda s, d: state.rng.standard_normal(s).astype(d))
+rand_like = _like(lambda s, d: np.asarray(state.rng.random(s)).astype(d))
+randn_like = _like(lambda s, d: np.asarray(state.rng.standard_normal(s)).astype(d))
 
 
 def legacy_new(
@@ -318,7 +318,7 @@ def legacy_new(
         arr = np.zeros(_sizes(tuple(args)), dtype=dtype.np)
     else:
         arr = np.zeros((0,), dtype=dtype.np)
-    t = object.__new__(cls)
+    t: Any = object.__new__(cls)
     init_tensor(t, arr, dtype)
     return t
 

@@ -113,13 +113,13 @@ def _saver(cls: type[Node], mask: int) -> Any:
     savers = cls.__dict__.get("_savers")
     if savers is None:
         savers = {}
-        cls._savers = savers  # type: ignore[attr-defined]
+        cls._savers = savers
     fn = savers[mask] = _compile_saver(_save_plan(cls, mask))
     return fn
 
 
 def _save(node: Node, cls: type[Node], mask: int, ins: tuple[Any, ...], out: Tensor) -> None:
-    fn = cls._savers.get(mask)  # type: ignore[attr-defined]
+    fn = cls._savers.get(mask)
     if fn is None:
         fn = _saver(cls, mask)
     fn(node, ins, out)
@@ -364,6 +364,7 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
     T_ = Tensor
 
     def op(x: Any, y: Any) -> Tensor:
+        ins: tuple[Any, ...]
         if x.__class__ is T_:
             yc = y.__class__
             if yc is T_:
@@ -428,9 +429,7 @@ def scalar_op(
 # --------------------------------------------------------------------------------------------
 # views: share storage and version counter, `_base` points at the root
 # --------------------------------------------------------------------------------------------
-def view(
-    cls: type[Node] | None, name: str, x: Tensor, data: np.ndarray, attrs: tuple = ()
-) -> Tensor:
+def view(cls: type[Node], name: str, x: Tensor, data: np.ndarray, attrs: tuple = ()) -> Tensor:
     out = _new(Tensor)
     init_tensor(out, data, x._dtype)
     out._storage = x._storage
@@ -614,7 +613,7 @@ def inplace(
                     break
     check_inplace(x, needs)
     target = _write_target(x, cls, others, attrs)
-    keep_self = needs and 0 in cls._save_src
+    keep_self = needs and cls is not None and 0 in cls._save_src
     orig = wrap(x._data.copy(), x._dtype) if keep_self else x
     new = new_values(x._data)
     if state.fw_hooks is not None:
@@ -641,11 +640,12 @@ def inplace(
         # NOTE: inputs are saved at their version before the write (torch saves them before
         # the kernel runs), so `v.mul_(v)` fails at backward as in torch; a saved result is
         # at the version after it.
-        x._share_vc()
+        assert cls is not None  # `needs` implies a node class
+        vc = x._share_vc()
         fn = rebase(x, cls, (orig, *others), attrs)
         x._bump()
         if fn._saved and -1 in cls._save_src:
-            v = x._vc.v
+            v = vc.v
             fn._versions = tuple(
                 v if src < 0 and t is not None else ver
                 for src, t, ver in zip(cls._save_src, fn._saved, fn._versions)
@@ -714,5 +714,5 @@ def rebase(x: Tensor, cls: type[Node], ins: tuple[Any, ...], attrs: tuple[Any, .
     x._grad_fn = asn
     x._requires_grad = True
     x._output_nr = 0
-    x._view_ver = x._vc.v + 1  # the version after the write that follows
+    x._view_ver = x._share_vc().v + 1  # the version after the write that follows
     return fn

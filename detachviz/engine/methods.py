@@ -278,6 +278,6 @@ def install() -> None:
             setattr(Tensor, name, fn)
     for name, getter in PROPERTIES.items():
         setattr(Tensor, name, property(getter))
-    Tensor.__new__ = staticmethod(_legacy_new)  # type: ignore[assignment]
-    Node.__call__ = _node_call  # type: ignore[method-assign]
-    Node._value_of_saved = saved_value  # type: ignore[method-assign]
+    setattr(Tensor, "__new__", staticmethod(_legacy_new))  # noqa: B010
+    setattr(Node, "__call__", _node_call)  # noqa: B010 - installed late on purpose
+    setattr(Node, "_value_of_saved", saved_value)  # noqa: B010

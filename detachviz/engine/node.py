@@ -16,7 +16,7 @@ import itertools
 import weakref
 from collections import namedtuple
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from detachviz.engine import errors
 
@@ -109,8 +109,19 @@ class Node:
         "_seq",
         "__weakref__",
     )
+    # the slots' types (annotations only: the values live in the slots)
+    next_functions: tuple[tuple[Any, int], ...]
+    _saved: Any  # tuple of saved values, () before saving, None once freed
+    _versions: tuple[int, ...]
+    _attrs: tuple[Any, ...]
+    _shape: Any  # the output's shape, or MULTI
+    _npd: Any  # the output's numpy dtype, or one (shape, dtype) per output
+    _pre_hooks: list[Any] | None
+    _hooks: list[Any] | None
+    _meta: dict[str, Any] | None
+    _seq: int
     _name = "Node"
-    _vjps: tuple[Callable[..., Any] | None, ...] = ()
+    _vjps: tuple[Any, ...] = ()  # a vjp per input (None: no gradient)
     _save_names: tuple[str, ...] = ()
     _save_src: tuple[int, ...] = ()
     _save_need: tuple[int, ...] = ()
@@ -121,13 +132,15 @@ class Node:
     # the saved values as the rules read them (`s.other`): a namedtuple class over
     # `_save_names`, made once per node class
     _Saved: Any = None
+    # generated savers by input mask (engine/function.py), per node class
+    _savers: ClassVar[dict[int, Any]]
     # forward mode (engine/forward_ad.py): one JVP rule per input, or one rule for all inputs;
     # `_jvp_view`: the rule returns a view of the input's tangent, kept aliased (view ops)
     _jvp: Any = None
     _jvp_view = False
     # a node whose backward is not a per-input vjp table (CopySlices) sets this function:
     # `_custom(node, g, tensor_mode) -> list of gradients, one per next_functions entry`
-    _custom: Callable[..., Any] | None = None
+    _custom: Any = None  # a staticmethod, or None
 
     def name(self) -> str:
         return self._name
@@ -356,12 +369,15 @@ def node_class(
     base: type[Node] = Node,
     jvp: Any = None,
     jvp_view: bool = False,
+    custom: Callable[..., Any] | None = None,
 ) -> type[Node]:
     """Make (once) the node class for torch's backward name `name`.
 
     `vjps[i](k, g, s, a)` returns the gradient for input i from the incoming gradient `g`,
     the unpacked saved values `s` (a tuple in `saved` order), the attributes `a` (in `attrs`
     order), written with the rule kernels `k` (engine/rules.py). `saved` rows are `Saved`.
+    `custom`: a backward that is not one vjp per input, `custom(node, g, tensor_mode)` ->
+    the gradient per next_functions entry (several outputs, CopySlices).
     `jvp`: the forward-mode rules (one per input, or one for all inputs; see forward_ad.py);
     `jvp_view`: the output's tangent is the same view of the input's tangent (kept aliased);
     for a multi-output view (split, unbind) that geometry is the whole rule (`jvp` None).
@@ -382,6 +398,8 @@ def node_class(
         "_jvp": jvp,
         "_jvp_view": jvp_view,
     }
+    if custom is not None:
+        ns["_custom"] = staticmethod(custom)
     for k, s in enumerate(saved):
         ns["_saved_" + s.name] = _saved_prop(k)
     for k, a in enumerate(attrs):
@@ -424,13 +442,18 @@ class CopySlices(Node):
     shape); its backward (`_custom`) is written with the in-place ops (ops/inplace.py)."""
 
     __slots__ = ("_fn", "_view_args")
+    _fn: Node
+    _view_args: tuple[Any, ...]
     _name = "torch::autograd::CopySlices"
 
 
 CopySlices.__module__ = "torch.autograd.graph"
 
 
-def new_node(cls: type[Node], edges: tuple[Any, ...], attrs: tuple[Any, ...] = ()) -> Node:
+N = TypeVar("N", bound=Node)
+
+
+def new_node(cls: type[N], edges: tuple[Any, ...], attrs: tuple[Any, ...] = ()) -> N:
     """A node with its edges set and nothing saved yet (saving is the op's job)."""
     n = cls.__new__(cls)
     n.next_functions = edges

@@ -43,11 +43,14 @@ def result_type(*operands: Any) -> dtypes.dtype:
             d, k = v._dtype, (0 if v._data.ndim else 1)
         else:
             d, k = _scalar_dtype(v), 2
-        groups[k] = d if groups[k] is None else promote_pair(groups[k], d)
-    out = None
-    for d in groups:
-        if d is None:
+        assert d is not None
+        prev = groups[k]
+        groups[k] = d if prev is None else promote_pair(prev, d)
+    out: dtypes.dtype | None = None
+    for g in groups:
+        if g is None:
             continue
+        d = g
         if out is None:
             out = d
         elif _category(d) > _category(out):

@@ -28,7 +28,7 @@ def call_rule(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
     s = node._unpack(tensor_mode)
     a = named_attrs(node)
     vjps = node._vjps
-    out = []
+    out: list[Any] = []
     for i, e in enumerate(node.next_functions):
         if e[0] is None:
             out.append(None)

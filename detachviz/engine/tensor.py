@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from weakref import ref as _weakref
 
 import numpy as np
@@ -19,6 +19,7 @@ import numpy as np
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import errors, state, trace
 from detachviz.engine.arrays import region, view_geometry
+from detachviz.engine.device import CPU, device
 from detachviz.engine.node import (
     MULTI,
     AccumulateGrad,
@@ -114,6 +115,19 @@ class Tensor:
         "_view_ver",  # views only: the version their grad_fn was made at (see _regen_view)
         "__weakref__",
     )
+    # the slots' types (annotations only: the values live in the slots)
+    _data: np.ndarray
+    _storage: np.ndarray
+    _vc: VersionCounter | None
+    _dtype: dtypes.dtype
+    _requires_grad: bool
+    _grad_fn: Node | None
+    _output_nr: int
+    _base: Tensor | None
+    _grad: Tensor | None
+    _x: Meta | None
+    _fw_tangent: Tensor | None
+    _view_ver: int | None
     __array_priority__ = 1000
 
     # NOTE: the legacy constructor (torch.Tensor([1, 2]) / torch.Tensor(2, 3)), `backward`
@@ -123,7 +137,7 @@ class Tensor:
     @classmethod
     def _make_subclass(cls, subclass: type, data: Tensor, require_grad: bool = False) -> Any:
         """A `subclass` instance sharing `data`'s storage, a fresh leaf (nn.Parameter uses it)."""
-        t = object.__new__(subclass)
+        t: Any = object.__new__(subclass)
         init_tensor(t, data._data, data._dtype)
         t._storage = data._storage
         t._vc = data._share_vc()
@@ -191,7 +205,7 @@ class Tensor:
 
     @property
     def device(self) -> device:
-        return _CPU
+        return CPU
 
     is_cuda = False
     is_sparse = False
@@ -295,8 +309,9 @@ class Tensor:
                 )
             if value._dtype is not self._dtype:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{C_NAMES[value._dtype.name]}' "
-                    f"to a tensor with grad_dtype '{SCALAR_NAMES[self._dtype.name]}'. The "
+                    "attempting to assign a gradient with dtype "
+                    f"'{dtypes.C_NAMES[value._dtype.name]}' to a tensor with grad_dtype "
+                    f"'{dtypes.SCALAR_NAMES[self._dtype.name]}'. The "
                     "gradient must match the tensor's grad_dtype (defaults to the tensor's "
                     "dtype). You can set the tensor's grad_dtype attribute with a specific "
                     "dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging "
@@ -510,9 +525,8 @@ class Tensor:
                 name = None if fn is None else type(fn).__name__
             except RuntimeError:
                 name = "Invalid"  # NOTE: torch's repr of a view whose history is an error
-        tangent = self._fw_tangent
-        if tangent is not None:
-            tangent = np.asarray(getattr(tangent, "_data", tangent))
+        fw = self._fw_tangent
+        tangent = None if fw is None else np.asarray(getattr(fw, "_data", fw))
         return format_tensor(
             self._data,
             self._dtype,
@@ -532,68 +546,33 @@ class Tensor:
         memo[id(self)] = out
         return out
 
+    if TYPE_CHECKING:
+        # The operators engine/methods.py installs, declared for the type checker only (the
+        # named methods resolve through __getattr__'s Any).
+        def __add__(self, other: Any) -> Tensor: ...
+        def __radd__(self, other: Any) -> Tensor: ...
+        def __sub__(self, other: Any) -> Tensor: ...
+        def __rsub__(self, other: Any) -> Tensor: ...
+        def __mul__(self, other: Any) -> Tensor: ...
+        def __rmul__(self, other: Any) -> Tensor: ...
+        def __truediv__(self, other: Any) -> Tensor: ...
+        def __rtruediv__(self, other: Any) -> Tensor: ...
+        def __pow__(self, other: Any) -> Tensor: ...
+        def __rpow__(self, other: Any) -> Tensor: ...
+        def __matmul__(self, other: Any) -> Tensor: ...
+        def __rmatmul__(self, other: Any) -> Tensor: ...
+        def __neg__(self) -> Tensor: ...
+        def __getitem__(self, index: Any) -> Tensor: ...
+        def __setitem__(self, index: Any, value: Any) -> None: ...
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(name)
         raise AttributeError(f"Tensor.{name} is not supported by detachviz")
 
 
-# torch's two spellings of dtypes in messages: c10 type names and ScalarType names
-C_NAMES = {
-    "float32": "float",
-    "float64": "double",
-    "float16": "c10::Half",
-    "int64": "long int",
-    "int32": "int",
-    "int16": "short int",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "bool": "bool",
-}
-SCALAR_NAMES = {
-    "float32": "Float",
-    "float64": "Double",
-    "float16": "Half",
-    "int64": "Long",
-    "int32": "Int",
-    "int16": "Short",
-    "int8": "Char",
-    "uint8": "Byte",
-    "bool": "Bool",
-}
-
-
 def _sizes(t: Tensor) -> str:
     return "[" + ", ".join(str(d) for d in t._data.shape) + "]"
-
-
-class device:  # noqa: N801 - torch's name
-    """torch.device: only the CPU exists here."""
-
-    __slots__ = ("type", "index")
-
-    def __init__(self, type: str = "cpu", index: int | None = None) -> None:  # noqa: A002
-        if isinstance(type, device):
-            type, index = type.type, type.index
-        self.type = str(type).split(":")[0]
-        self.index = index
-
-    def __repr__(self) -> str:
-        return f"device(type='{self.type}')"
-
-    def __str__(self) -> str:
-        return self.type
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return self.type == other
-        return isinstance(other, device) and other.type == self.type
-
-    def __hash__(self) -> int:
-        return hash(self.type)
-
-
-_CPU = device("cpu")
 
 
 def _type_name(value: Any) -> str:
@@ -660,7 +639,9 @@ def fresh_view(t: Tensor) -> None:
     vc = t._vc
     cur = 0 if vc is None else vc.v
     if cur != ver:
-        if t._grad_fn is None and not t._base._requires_grad:
+        base = t._base
+        assert base is not None
+        if t._grad_fn is None and not base._requires_grad:
             return  # torch: nothing to regenerate (and nothing to refuse) yet
         # NOTE: views torch cannot rebase (its CreationMeta: made under no_grad, or one of
         # several outputs) raise instead, on every read of their history from then on

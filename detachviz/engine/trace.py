@@ -177,7 +177,7 @@ class Recorder:
         line = None
         script = self.script
         if script is not None:
-            frame = sys._getframe(1)
+            frame: Any = sys._getframe(1)
             while frame is not None:
                 if frame.f_code.co_filename == script:
                     line = frame.f_lineno

@@ -7,6 +7,7 @@ from detachviz.engine import factory as _f
 from detachviz.engine import grad_mode as _gm
 from detachviz.engine import namespace as _ns
 from detachviz.engine import printing as _printing
+from detachviz.engine.device import device as device
 from detachviz.engine.factory import Generator as Generator
 from detachviz.engine.ops import arith as _arith
 from detachviz.engine.ops import compare as _cmp
@@ -20,7 +21,6 @@ from detachviz.engine.ops import view as _view
 from detachviz.engine.promote import result_type as result_type
 from detachviz.engine.size import Size
 from detachviz.engine.tensor import Tensor
-from detachviz.engine.tensor import device as device
 
 __version__ = "2.13.0+detachviz"
 

@@ -14,7 +14,7 @@ from detachviz.engine.function import (
     binary,
 )
 from detachviz.engine.promote import broadcast_error
-from detachviz.engine.tensor import SCALAR_NAMES, Tensor
+from detachviz.engine.tensor import Tensor
 
 
 def _compare(fn: Any, name: str) -> Any:
@@ -116,7 +116,7 @@ def isclose(
             f"isclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
         )
     if x._dtype is not other._dtype:
-        a, b = SCALAR_NAMES[x._dtype.name], SCALAR_NAMES[other._dtype.name]
+        a, b = dtypes.SCALAR_NAMES[x._dtype.name], dtypes.SCALAR_NAMES[other._dtype.name]
         raise RuntimeError(f"{a} did not match {b}")
     if rtol < 0:
         raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")

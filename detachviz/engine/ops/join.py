@@ -96,8 +96,7 @@ def _cat_jvp(tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> An
 
 
 # attrs are (dim, sizes); torch exposes only `_saved_dim`
-CAT = node_class("CatBackward0", (), attrs=("dim",))
-CAT._custom = staticmethod(_cat_backward)  # type: ignore[assignment]
+CAT = node_class("CatBackward0", (), attrs=("dim",), custom=_cat_backward)
 set_jvp(CAT, _cat_jvp)
 
 
@@ -143,8 +142,7 @@ def _stack_jvp(tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> 
     return np.stack(parts, axis=a.dim)
 
 
-STACK = node_class("StackBackward0", (), attrs=("dim",))
-STACK._custom = staticmethod(_stack_backward)  # type: ignore[assignment]
+STACK = node_class("StackBackward0", (), attrs=("dim",), custom=_stack_backward)
 set_jvp(STACK, _stack_jvp)
 
 

@@ -17,6 +17,7 @@ arrays and Tensors, so create_graph=True builds a differentiable graph from the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,7 +31,7 @@ from detachviz.engine.promote import broadcast_error, operands
 from detachviz.engine.tensor import Tensor, edge, init_tensor, wrap
 
 _NONE, _MEAN, _SUM = 0, 1, 2
-_REDUCE = {_NONE: lambda v: v, _MEAN: np.mean, _SUM: np.sum}
+_REDUCE: dict[int, Callable[[Any], Any]] = {_NONE: lambda v: v, _MEAN: np.mean, _SUM: np.sum}
 
 
 # --------------------------------------------------------------------------------------------

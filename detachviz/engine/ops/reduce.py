@@ -29,7 +29,7 @@ from detachviz.engine.ops.unary import to_dtype
 from detachviz.engine.rules import NP
 from detachviz.engine.tensor import Tensor, wrap
 
-_add_reduce = np.add.reduce
+_add_reduce: Any = np.add.reduce  # called without numpy's Python wrapper
 
 
 _long = dtypes.int64

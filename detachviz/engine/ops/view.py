@@ -332,17 +332,22 @@ def _unbind_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
 
 # multi-output views: each output's tangent is the same view of the input's (jvp_view)
 SPLIT = node_class(
-    "SplitBackward0", (None,), attrs=("dim", "self_sym_sizes", "split_size"), jvp_view=True
+    "SplitBackward0",
+    (None,),
+    attrs=("dim", "self_sym_sizes", "split_size"),
+    jvp_view=True,
+    custom=_split_backward,
 )
 SPLIT_SIZES = node_class(
     "SplitWithSizesBackward0",
     (None,),
     attrs=("dim", "self_sym_sizes", "split_sizes"),
     jvp_view=True,
+    custom=_split_backward,
 )
-UNBIND = node_class("UnbindBackward0", (None,), attrs=("dim",), jvp_view=True)
-SPLIT._custom = SPLIT_SIZES._custom = staticmethod(_split_backward)  # type: ignore[assignment]
-UNBIND._custom = staticmethod(_unbind_backward)  # type: ignore[assignment]
+UNBIND = node_class(
+    "UnbindBackward0", (None,), attrs=("dim",), jvp_view=True, custom=_unbind_backward
+)
 
 
 def split(x: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
