@@ -257,11 +257,14 @@ def finish(
     out: Tensor,
     attrs: tuple[Any, ...] = (),
     record: tuple[Any, ...] | None = None,
+    attached: bool = False,
 ) -> Tensor:
     """The tail of every op, for a result `out` made another way (an alias of another
-    result, a fused loss): attach `cls` over `ins` when grad flows, run the forward-AD hook,
-    record the op (`record`: the inputs the trace shows, default the tensors of `ins`)."""
-    if cls is not None and state.grad_enabled:
+    result, a fused loss): attach `cls` over `ins` when grad flows (unless the caller
+    `attached` a node of its own, as the fused losses do: torch's edges there are not one
+    per input), run the forward-AD hook, record the op (`record`: the inputs the trace
+    shows, default the tensors of `ins`)."""
+    if cls is not None and not attached and state.grad_enabled:
         for t in ins:
             if isinstance(t, Tensor) and t._requires_grad:
                 attach(cls, out, ins, attrs)

@@ -1,6 +1,5 @@
-"""Joining and selecting ops: cat/concat, stack, where, masked_fill and bmm, with their backward
-nodes (CatBackward0, StackBackward0, WhereBackward0, MaskedFillBackward0/1, BmmBackward0) and
-JVP rules.
+"""Joining and selecting ops: cat/concat, stack, where and masked_fill, with their backward
+nodes (CatBackward0, StackBackward0, WhereBackward0, MaskedFillBackward0/1) and JVP rules.
 
 cat and stack take any number of inputs, so their backward is a `_custom` function (one
 gradient per input: a slice or a select of `g`, written with indexing so it runs on numpy

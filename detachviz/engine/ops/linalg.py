@@ -7,13 +7,12 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import function as kit
-from detachviz.engine import state, trace
 from detachviz.engine.arrays import (
     strides,
 )
 from detachviz.engine.function import (
     apply,
-    attach,
+    finish,
 )
 from detachviz.engine.node import Saved, node_class, set_jvp
 from detachviz.engine.ops.arith import alpha_scaled
@@ -128,13 +127,7 @@ def matmul(x: Tensor, y: Tensor) -> Tensor:
     init_tensor(out, inner._data.reshape(batch + (xs[-2], ys[-1])), inner._dtype)
     out._storage = inner._storage
     out._vc = inner._share_vc()
-    if inner._grad_fn is not None:
-        attach(UNSAFE_VIEW, out, (inner,), (inner._data.shape,))
-    if state.fw_hooks is not None:
-        state.fw_hooks.op(UNSAFE_VIEW, (inner,), out, (inner._data.shape,))
-    if trace.RECORDER is not None:
-        trace.RECORDER.record("_unsafe_view", (inner,), (out,))
-    return out
+    return finish(UNSAFE_VIEW, "_unsafe_view", (inner,), out, (inner._data.shape,))
 
 
 def mm(x: Tensor, y: Tensor) -> Tensor:

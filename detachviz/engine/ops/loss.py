@@ -1,11 +1,10 @@
-"""Fused losses as torch's `torch._C._nn` ops: mse_loss and nll_loss_nd, with their nodes.
+"""Fused losses as torch's `torch._C._nn` ops: mse_loss, nll_loss_nd and the binary
+cross-entropies, with their nodes.
 
 `MseLossBackward0` has torch's two edges (self, target) and saves both; `NllLossBackward0`
 (and `NllLoss2DBackward0` for 4-D inputs) has one edge (self) but saves self, target, weight
 and the total weight, as torch's node does, so `_saved_target` / `_saved_total_weight` read
 like torch's. Reduction is torch's enum: 0 none, 1 mean, 2 sum.
-
-Binary cross-entropy losses as torch's fused ops, with their nodes.
 
 `BinaryCrossEntropyBackward0` (torch._C._nn.binary_cross_entropy) and
 `BinaryCrossEntropyWithLogitsBackward0` (torch.binary_cross_entropy_with_logits) have torch's
@@ -22,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import state, trace
+from detachviz.engine import state
 from detachviz.engine.function import (
     apply,
+    finish,
 )
 from detachviz.engine.node import Saved, new_node, node_class, set_jvp
 from detachviz.engine.promote import broadcast_error, operands
@@ -206,12 +206,8 @@ def _nll(
         node._npd = out._data.dtype
         out._grad_fn = node
         out._requires_grad = True
-    ins = (x, target) if weight is None else (x, target, weight)
-    if state.fw_hooks is not None:
-        state.fw_hooks.op(cls, (x, target, weight), out, attrs)
-    if trace.RECORDER is not None:
-        trace.RECORDER.record("nll_loss", ins, (out,))
-    return out
+    shown = (x, target) if weight is None else (x, target, weight)
+    return finish(cls, "nll_loss", (x, target, weight), out, attrs, record=shown, attached=True)
 
 
 def nll_loss_nd(
@@ -389,11 +385,8 @@ def _finish(
         out._grad_fn = node
         out._requires_grad = True
     ins = (x, target, *extra)
-    if state.fw_hooks is not None:
-        state.fw_hooks.op(cls, ins, out, attrs)
-    if trace.RECORDER is not None:
-        trace.RECORDER.record(name, tuple(t for t in ins if t is not None), (out,))
-    return out
+    shown = tuple(t for t in ins if t is not None)
+    return finish(cls, name, ins, out, attrs, record=shown, attached=True)
 
 
 def _same_size(x: Tensor, target: Tensor) -> None:

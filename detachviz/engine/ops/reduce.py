@@ -1,8 +1,7 @@
-"""Value-selecting and normalizing reductions: max/min (all, along a dim, elementwise), amax/amin,
-argmax/argmin, softmax, log_softmax and logsumexp, with their backward nodes and JVP rules.
-
-Each node row sits beside its forward, like ops.py: vjps written once for numpy (`k = NP`) and
-Tensor (`k = TT`, create_graph) modes, and `_jvp` (forward_ad.py's per-input tangent rules).
+"""Reductions: sum and mean; the value-selecting and normalizing ones, max/min (all, along a
+dim, elementwise), amax/amin, argmax/argmin, softmax, log_softmax and logsumexp; with their
+backward rows and JVP rules side by side (vjps written once for numpy, `k = NP`, and Tensor,
+`k = TT`, create_graph, modes; JVPs as forward_ad.py's per-input tangent rules).
 """
 
 from __future__ import annotations

@@ -14,12 +14,11 @@ import numpy as np
 
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import function as kit
-from detachviz.engine import state, trace
 from detachviz.engine.arrays import (
     broadcast,
 )
 from detachviz.engine.function import (
-    attach,
+    finish,
     multi_view,
 )
 from detachviz.engine.node import Node, node_class, set_jvp
@@ -193,13 +192,7 @@ def reshape(x: Tensor, *shape: Any) -> Tensor:
     init_tensor(out, c._data.reshape(shape), x._dtype)
     out._storage = c._storage
     out._vc = c._share_vc()
-    if c._grad_fn is not None:
-        attach(UNSAFE_VIEW, out, (c,), (x._data.shape,))
-    if state.fw_hooks is not None:
-        state.fw_hooks.op(UNSAFE_VIEW, (c,), out, (x._data.shape,))
-    if trace.RECORDER is not None:
-        trace.RECORDER.record("reshape", (c,), (out,))
-    return out
+    return finish(UNSAFE_VIEW, "reshape", (c,), out, (x._data.shape,))
 
 
 def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
