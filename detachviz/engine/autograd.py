@@ -365,11 +365,9 @@ def _loop_np(
                     else:
                         s = node._unpack(False)
                         break
-                else:
-                    s = tnew(node._Saved, s)  # the rules read saved values by name (`s.other`)
             vjps = node._vjps
             a = node._attrs
-            if a:
+            if a.__class__ is tuple and a:
                 named = node._Attrs
                 if named is not None:
                     a = tnew(named, a)  # the rules read attributes by name (`a.dim`)

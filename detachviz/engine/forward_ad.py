@@ -204,7 +204,9 @@ def _named(cls: type[Node], attrs: tuple[Any, ...]) -> Any:
     """The op's attributes as its rules read them (by name, `a.dim`, where the class names
     them)."""
     named = cls._Attrs
-    return attrs if named is None or not attrs else tuple.__new__(named, attrs)
+    if named is None or not attrs or attrs.__class__ is not tuple:
+        return attrs
+    return tuple.__new__(named, attrs)
 
 
 def _combine(rules: Any, tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> Any:

@@ -129,9 +129,6 @@ class Node:
     # the attributes as the rules read them (`a.dim`): a namedtuple class over `_attr_names`,
     # made once per node class; `_attrs` itself stays the plain tuple the forward built
     _Attrs: Any = None
-    # the saved values as the rules read them (`s.other`): a namedtuple class over
-    # `_save_names`, made once per node class
-    _Saved: Any = None
     # generated savers by input mask (engine/function.py), per node class
     _savers: ClassVar[dict[int, Any]]
     # forward mode (engine/forward_ad.py): one JVP rule per input, or one rule for all inputs;
@@ -213,8 +210,7 @@ class Node:
                     or self._save_src[0] < 0
                     or _was_leaf(self.next_functions[self._save_src[0]][0])
                 ):
-                    named = self._Saved
-                    return (t._data,) if named is None else _tuple_new(named, (t._data,))
+                    return (t._data,)
         out = []
         versions = self._versions
         for k, t in enumerate(saved):
@@ -238,8 +234,7 @@ class Node:
                 out.append(self._value_of_saved(k))
             else:
                 out.append(t._data)
-        named = self._Saved
-        return tuple(out) if named is None else _tuple_new(named, out)
+        return tuple(out)
 
     def _release(self) -> None:
         if self._saved:
@@ -393,7 +388,6 @@ def node_class(
         "_save_need": tuple(_mask(s.for_) for s in saved),
         "_attr_names": attrs,
         "_Attrs": namedtuple("Attrs", attrs) if attrs else None,
-        "_Saved": namedtuple("SavedValues", [s.name for s in saved]) if saved else None,
         "_savers": {},
         "_jvp": jvp,
         "_jvp_view": jvp_view,
@@ -422,8 +416,8 @@ def named_attrs(node: Node) -> Any:
     them. A namedtuple view of the same tuple, built only when a rule runs."""
     a = node._attrs
     named = node._Attrs
-    if named is None or not a:
-        return a
+    if named is None or not a or a.__class__ is not tuple:
+        return a  # nothing to name, or named already (constants such as alpha=1)
     return _tuple_new(named, a)
 
 

@@ -43,20 +43,22 @@ SUB = node_class(
 RSUB = node_class(
     "RsubBackward1", (lambda k, g, s, a: alpha_scaled(-g, a.alpha),), attrs=("alpha",)
 )
+# alpha=1, the attributes of nearly every add/sub: built once, already named (`a.alpha`)
+ALPHA_1 = ADD._Attrs(1)
 MUL = node_class(
     "MulBackward0",
-    (lambda k, g, s, a: g * s.other, lambda k, g, s, a: g * s.self),
+    (lambda k, g, s, a: g * s[0], lambda k, g, s, a: g * s[1]),
     saved=(Saved("other", 1, (0,)), Saved("self", 0, (1,))),
 )
 DIV = node_class(
     "DivBackward0",
-    (lambda k, g, s, a: g / s.other, lambda k, g, s, a: -g * ((s.self / s.other) / s.other)),
+    (lambda k, g, s, a: g / s[0], lambda k, g, s, a: -g * ((s[1] / s[0]) / s[0])),
     saved=(Saved("other", 1, (0, 1)), Saved("self", 0, (1,))),
 )
 NEG = node_class("NegBackward0", (lambda k, g, s, a: -g,))
 RECIPROCAL = node_class(
     "ReciprocalBackward0",
-    (lambda k, g, s, a: g * -(s.result * s.result),),
+    (lambda k, g, s, a: g * -(s[0] * s[0]),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 
@@ -64,13 +66,13 @@ RECIPROCAL = node_class(
 def _pow0(k: Any, g: Any, s: Any, a: Any) -> Any:
     e = a.exponent
     if e == 0:
-        return k.zeros_like(s.self)
-    x = s.self
+        return k.zeros_like(s[0])
+    x = s[0]
     return g * (e * (pow_np(x, e - 1) if isinstance(x, np.ndarray) else x ** (e - 1)))
 
 
 def _pow1_self(k: Any, g: Any, s: Any, a: Any) -> Any:
-    x, e = s.self, s.exponent
+    x, e = s[0], s[1]
     return k.where0(k.data(e) != 0, g * (e * x ** (e - 1)))
 
 
@@ -87,12 +89,12 @@ def _pow_exponent(k: Any, g: Any, base: Any, e: Any, result: Any) -> Any:
 POW0 = node_class("PowBackward0", (_pow0,), saved=(Saved("self", 0, (0,)),), attrs=("exponent",))
 POW1 = node_class(
     "PowBackward1",
-    (_pow1_self, lambda k, g, s, a: _pow_exponent(k, g, s.self, s.exponent, s.result)),
+    (_pow1_self, lambda k, g, s, a: _pow_exponent(k, g, s[0], s[1], s[2])),
     saved=(Saved("self", 0, (0, 1)), Saved("exponent", 1, (0, 1)), Saved("result", RESULT, (0, 1))),
 )
 POW2 = node_class(
     "PowBackward2",
-    (lambda k, g, s, a: _pow_exponent(k, g, a.self, s.exponent, s.result),),
+    (lambda k, g, s, a: _pow_exponent(k, g, a.self, s[0], s[1]),),
     saved=(Saved("exponent", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("self",),
 )
@@ -134,17 +136,17 @@ set_jvp(POW2, (lambda t, p, o, a: _pow_exponent_jvp(t, a.self, p[0], o),))
 def add(x: Tensor, y: Any, *, alpha: Any = 1) -> Tensor:
     if alpha != 1:
         return binary(ADD, lambda a, b: a + b * alpha, "add", x, y, (alpha,))
-    return binary(ADD, np.add, "add", x, y, (1,))
+    return binary(ADD, np.add, "add", x, y, ALPHA_1)
 
 
 def sub(x: Tensor, y: Any, *, alpha: Any = 1) -> Tensor:
     if alpha != 1:
         return binary(SUB, lambda a, b: a - b * alpha, "sub", x, y, (alpha,))
-    return binary(SUB, np.subtract, "sub", x, y, (1,))
+    return binary(SUB, np.subtract, "sub", x, y, ALPHA_1)
 
 
 def radd(x: Tensor, y: Any) -> Tensor:
-    return binary(ADD, flip(np.add), "add", x, y, (1,))
+    return binary(ADD, flip(np.add), "add", x, y, ALPHA_1)
 
 
 def flip(fn: Any) -> Any:
@@ -157,7 +159,7 @@ _rsub_fn = flip(np.subtract)
 def rsub(x: Tensor, y: Any) -> Tensor:
     if isinstance(y, Tensor):
         return sub(y, x)
-    return scalar_op(RSUB, _rsub_fn, "rsub", x, as_scalar(y), (1,))
+    return scalar_op(RSUB, _rsub_fn, "rsub", x, as_scalar(y), ALPHA_1)
 
 
 def mul(x: Tensor, y: Any) -> Tensor:
@@ -165,8 +167,8 @@ def mul(x: Tensor, y: Any) -> Tensor:
 
 
 mul_fast = fast_binary(MUL, np.multiply, "mul")
-add_fast = fast_binary(ADD, np.add, "add", (1,))
-sub_fast = fast_binary(SUB, np.subtract, "sub", (1,))
+add_fast = fast_binary(ADD, np.add, "add", ALPHA_1)
+sub_fast = fast_binary(SUB, np.subtract, "sub", ALPHA_1)
 _div_fast_any = fast_binary(DIV, np.true_divide, "div")
 
 

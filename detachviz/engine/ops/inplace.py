@@ -17,7 +17,7 @@ from detachviz.engine.function import (
     inplace,
 )
 from detachviz.engine.node import CopySlices, Node, node_class, set_jvp
-from detachviz.engine.ops.arith import ADD, DIV, MUL, NEG, POW0, POW1, SUB
+from detachviz.engine.ops.arith import ADD, ALPHA_1, DIV, MUL, NEG, POW0, POW1, SUB
 from detachviz.engine.ops.unary import (
     ABS,
     CLAMP,
@@ -86,7 +86,7 @@ def _inplace_binary(cls: type[Node] | None, fn: Any, name: str, floating: bool =
             yd = as_scalar(y)
         if alpha != 1:
             return inplace(x, name, cls, lambda a: fn(a, yd * alpha), (y,), (alpha,))
-        attrs = (1,) if cls in (ADD, SUB) else ()
+        attrs = ALPHA_1 if cls in (ADD, SUB) else ()
         return inplace(x, name, cls, lambda a: fn(a, yd), (y,), attrs)
 
     op.__name__ = name

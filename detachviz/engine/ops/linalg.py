@@ -25,7 +25,7 @@ _new = object.__new__
 
 MM = node_class(
     "MmBackward0",
-    (lambda k, g, s, a: k.mm(g, k.t(s.mat2)), lambda k, g, s, a: k.mm(k.t(s.self), g)),
+    (lambda k, g, s, a: k.mm(g, k.t(s[1])), lambda k, g, s, a: k.mm(k.t(s[0]), g)),
     saved=(Saved("self", 0, (1,)), Saved("mat2", 1, (0,))),
     attrs=("mat2_sym_sizes", "mat2_sym_strides", "self_sym_sizes", "self_sym_strides"),
 )
@@ -33,8 +33,8 @@ ADDMM = node_class(
     "AddmmBackward0",
     (
         lambda k, g, s, a: alpha_scaled(g, a.beta),
-        lambda k, g, s, a: alpha_scaled(k.mm(g, k.t(s.mat2)), a.alpha),
-        lambda k, g, s, a: alpha_scaled(k.mm(k.t(s.mat1), g), a.alpha),
+        lambda k, g, s, a: alpha_scaled(k.mm(g, k.t(s[1])), a.alpha),
+        lambda k, g, s, a: alpha_scaled(k.mm(k.t(s[0]), g), a.alpha),
     ),
     saved=(Saved("mat1", 1, (2,)), Saved("mat2", 2, (1,))),
     attrs=(
@@ -48,19 +48,19 @@ ADDMM = node_class(
 )
 MV = node_class(
     "MvBackward0",
-    (lambda k, g, s, a: k.outer(g, s.vec), lambda k, g, s, a: k.mm(k.t(s.self), g)),
+    (lambda k, g, s, a: k.outer(g, s[1]), lambda k, g, s, a: k.mm(k.t(s[0]), g)),
     saved=(Saved("self", 0, (1,)), Saved("vec", 1, (0,))),
 )
 DOT = node_class(
     "DotBackward0",
-    (lambda k, g, s, a: g * s.tensor, lambda k, g, s, a: g * s.self),
+    (lambda k, g, s, a: g * s[1], lambda k, g, s, a: g * s[0]),
     saved=(Saved("self", 0, (1,)), Saved("tensor", 1, (0,))),
 )
 BMM = node_class(
     "BmmBackward0",
     (
-        lambda k, g, s, a: k.mm(g, k.transpose(s.mat2, -1, -2)),
-        lambda k, g, s, a: k.mm(k.transpose(s.self, -1, -2), g),
+        lambda k, g, s, a: k.mm(g, k.transpose(s[1], -1, -2)),
+        lambda k, g, s, a: k.mm(k.transpose(s[0], -1, -2), g),
     ),
     saved=(Saved("self", 0, (1,)), Saved("mat2", 1, (0,))),
 )

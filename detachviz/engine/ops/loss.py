@@ -43,12 +43,12 @@ def _mse_norm(d: Any, reduction: int) -> float:
 
 
 def _mse_self(k: Any, g: Any, s: Any, a: Any) -> Any:
-    d = s.self - s.target
+    d = s[0] - s[1]
     return _mse_norm(k.data(d), a.reduction) * d * g
 
 
 def _mse_target(k: Any, g: Any, s: Any, a: Any) -> Any:
-    d = s.target - s.self
+    d = s[1] - s[0]
     return _mse_norm(k.data(d), a.reduction) * d * g
 
 
@@ -117,11 +117,11 @@ def _nll_mask(x: Any, target: Any, weight: Any, ignore_index: int) -> Any:
 
 
 def _nll_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
-    x = k.data(s.self)
-    weight = None if s.weight is None else k.data(s.weight)
-    mask = _nll_mask(x, k.data(s.target), weight, a.ignore_index)
+    x = k.data(s[0])
+    weight = None if s[2] is None else k.data(s[2])
+    mask = _nll_mask(x, k.data(s[1]), weight, a.ignore_index)
     if a.reduction == _MEAN:
-        mask = mask / k.data(s.total_weight)
+        mask = mask / k.data(s[3])
     elif a.reduction == _NONE and x.ndim > 1:
         # the per-element gradient gains the class dim back
         g = k.reshape(g, (x.shape[0], 1) + x.shape[2:])
@@ -317,8 +317,8 @@ def _bcel_dtarget(x: Any, t: Any, w: Any, pw: Any) -> Any:
 
 def _vjp(deriv: Any) -> Any:
     def rule(k: Any, g: Any, s: Any, a: Any) -> Any:
-        x, t, w = s.self, s.target, s.weight
-        pw = getattr(s, "pos_weight", None)
+        x, t, w = s[0], s[1], s[2]
+        pw = s[3] if len(s) > 3 else None
         with np.errstate(all="ignore"):
             d = deriv(x, t, w, pw)
             return g * _scale(d, _numel(x), a.reduction)

@@ -84,7 +84,7 @@ _KERNEL_DTYPE = {"int64": "Long", "int32": "Int", "bool": "Bool", "int16": "Shor
 def _evenly(k: Any, g: Any, s: Any, a: Any) -> Any:
     # NOTE: the all-reduce max/min spreads the gradient evenly over tied maxima (torch's
     # evenly_distribute_backward); the dim overloads pick one index instead.
-    mask = k.data(s.self) == k.data(s.result)
+    mask = k.data(s[0]) == k.data(s[1])
     return k.where0(mask, k.expand(g, mask.shape) / int(mask.sum()))
 
 
@@ -208,13 +208,13 @@ def _pair_weights(x: Any, y: Any, wins: Any) -> Any:
 
 
 def _pair_rules(wins: Any) -> tuple[Any, ...]:
-    # saved in torch's order: other, then self
+    # saved in torch's order: s[0] is `other`, s[1] is `self`
     def vx(k: Any, g: Any, s: Any, a: Any) -> Any:
-        w = _pair_weights(k.data(s.self), k.data(s.other), wins)
+        w = _pair_weights(k.data(s[1]), k.data(s[0]), wins)
         return g * k.const(w.astype(np.asarray(k.data(g)).dtype))
 
     def vy(k: Any, g: Any, s: Any, a: Any) -> Any:
-        w = _pair_weights(k.data(s.other), k.data(s.self), wins)
+        w = _pair_weights(k.data(s[0]), k.data(s[1]), wins)
         return g * k.const(w.astype(np.asarray(k.data(g)).dtype))
 
     return vx, vy
@@ -271,7 +271,7 @@ min = _extreme(np.min, np.argmin, MIN1, MIN0, minimum, "min", min_type)  # noqa:
 # --------------------------------------------------------------------------------------------
 def _evenly_dims(k: Any, g: Any, s: Any, a: Any) -> Any:
     dims, keepdim = a
-    x, out = k.data(s.self), k.data(s.result)
+    x, out = k.data(s[0]), k.data(s[1])
     axes = _axes(dims, x.ndim)
     keep = _keep_shape(x.shape, axes)
     mask = x == np.reshape(out, keep)
@@ -355,14 +355,14 @@ argmin = _arg(np.argmin, "argmin")
 # --------------------------------------------------------------------------------------------
 SOFTMAX = node_class(
     "SoftmaxBackward0",
-    (lambda k, g, s, a: s.result * (g - _sum_keep(k, g * s.result, (a.dim,))),),
+    (lambda k, g, s, a: s[0] * (g - _sum_keep(k, g * s[0], (a.dim,))),),
     saved=(Saved("result", RESULT, (0,)),),
     attrs=("dim",),
 )
 set_jvp(SOFTMAX, (lambda t, p, o, a: o * (t - np.sum(t * o, axis=a.dim, keepdims=True)),))
 LOG_SOFTMAX = node_class(
     "LogSoftmaxBackward0",
-    (lambda k, g, s, a: g - k.exp(s.result) * _sum_keep(k, g, (a.dim,)),),
+    (lambda k, g, s, a: g - k.exp(s[0]) * _sum_keep(k, g, (a.dim,)),),
     saved=(Saved("result", RESULT, (0,)),),
     attrs=("dim",),
 )
@@ -400,7 +400,7 @@ def log_softmax(x: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
 
 def _lse_back(k: Any, g: Any, s: Any, a: Any) -> Any:
     dims, keepdim = a
-    x, out = s.self, s.result
+    x, out = s[0], s[1]
     shape = np.shape(k.data(x))
     keep = _keep_shape(shape, _axes(dims, len(shape)))
     return k.expand(k.reshape(g, keep), shape) * k.exp(x - k.reshape(out, keep))

@@ -136,10 +136,10 @@ def _vjp(rule_g: Any, with_result: bool) -> Any:
     """The attrs are (dim, keepdim, extra) and the saved values (self[, result])."""
 
     def rule(k: Any, g: Any, s: Any, a: Any) -> Any:
-        x = s.self
+        x = s[0]
         dims, keepdim, extra = a
         shape = tuple(_np(x).shape)
-        res = _kept(s.result, shape, dims, keepdim) if with_result else None
+        res = _kept(s[1], shape, dims, keepdim) if with_result else None
         with np.errstate(all="ignore"):
             return rule_g(_kept(g, shape, dims, keepdim), x, res, dims, extra)
 

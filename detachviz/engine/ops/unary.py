@@ -22,37 +22,35 @@ from detachviz.engine.node import RESULT, Node, Saved, node_class, set_jvp
 from detachviz.engine.tensor import Tensor
 
 ABS = node_class(
-    "AbsBackward0", (lambda k, g, s, a: g * k.sign(s.self),), saved=(Saved("self", 0, (0,)),)
+    "AbsBackward0", (lambda k, g, s, a: g * k.sign(s[0]),), saved=(Saved("self", 0, (0,)),)
 )
 EXP = node_class(
-    "ExpBackward0", (lambda k, g, s, a: g * s.result,), saved=(Saved("result", RESULT, (0,)),)
+    "ExpBackward0", (lambda k, g, s, a: g * s[0],), saved=(Saved("result", RESULT, (0,)),)
 )
-LOG = node_class("LogBackward0", (lambda k, g, s, a: g / s.self,), saved=(Saved("self", 0, (0,)),))
+LOG = node_class("LogBackward0", (lambda k, g, s, a: g / s[0],), saved=(Saved("self", 0, (0,)),))
 SQRT = node_class(
-    "SqrtBackward0",
-    (lambda k, g, s, a: g / (2 * s.result),),
-    saved=(Saved("result", RESULT, (0,)),),
+    "SqrtBackward0", (lambda k, g, s, a: g / (2 * s[0]),), saved=(Saved("result", RESULT, (0,)),)
 )
 SIN = node_class(
-    "SinBackward0", (lambda k, g, s, a: g * k.cos(s.self),), saved=(Saved("self", 0, (0,)),)
+    "SinBackward0", (lambda k, g, s, a: g * k.cos(s[0]),), saved=(Saved("self", 0, (0,)),)
 )
 COS = node_class(
-    "CosBackward0", (lambda k, g, s, a: g * -k.sin(s.self),), saved=(Saved("self", 0, (0,)),)
+    "CosBackward0", (lambda k, g, s, a: g * -k.sin(s[0]),), saved=(Saved("self", 0, (0,)),)
 )
 # g * (1 - y*y), g * (1 - y) * y and where(y > 0, g, 0), as kernel helpers (numpy constants)
 TANH = node_class(
     "TanhBackward0",
-    (lambda k, g, s, a: k.tanh_back(g, s.result),),
+    (lambda k, g, s, a: k.tanh_back(g, s[0]),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 SIGMOID = node_class(
     "SigmoidBackward0",
-    (lambda k, g, s, a: k.sigmoid_back(g, s.result),),
+    (lambda k, g, s, a: k.sigmoid_back(g, s[0]),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 RELU = node_class(
     "ReluBackward0",
-    (lambda k, g, s, a: k.relu_back(g, s.result),),
+    (lambda k, g, s, a: k.relu_back(g, s[0]),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 
@@ -68,7 +66,7 @@ def clamp_mask(x: Any, lo: Any, hi: Any) -> Any:
 
 CLAMP = node_class(
     "ClampBackward1",
-    (lambda k, g, s, a: k.where0(clamp_mask(k.data(s.self), a.min, a.max), g),),
+    (lambda k, g, s, a: k.where0(clamp_mask(k.data(s[0]), a.min, a.max), g),),
     saved=(Saved("self", 0, (0,)),),
     attrs=("min", "max"),
 )
