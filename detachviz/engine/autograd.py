@@ -367,7 +367,7 @@ def _loop_np(
                         break
             vjps = node._vjps
             a = node._attrs
-            if a.__class__ is tuple and a:
+            if a and a.__class__ is tuple:
                 named = node._Attrs
                 if named is not None:
                     a = tnew(named, a)  # the rules read attributes by name (`a.dim`)
