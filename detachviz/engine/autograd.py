@@ -27,6 +27,7 @@ from detachviz.engine.node import (
 )
 from detachviz.engine.rules import NP, TT
 from detachviz.engine.tensor import BY_NP, Tensor, edge, wrap
+from detachviz.graph import vocab
 
 _heappush = heapq.heappush
 _heappop = heapq.heappop
@@ -506,7 +507,9 @@ def backward(
     """torch.autograd.backward."""
     outputs = _as_tuple(tensors)
     if trace.RECORDER is not None:  # graph capture takes its roots from here
-        trace.RECORDER.record("backward", tuple(t for t in outputs if isinstance(t, Tensor)), ())
+        trace.RECORDER.record(
+            vocab.BACKWARD, tuple(t for t in outputs if isinstance(t, Tensor)), ()
+        )
     grads = _as_tuple(grad_tensors if grad_tensors is not None else grad_variables)
     if retain_graph is None:
         retain_graph = create_graph
@@ -547,7 +550,9 @@ def grad(
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
     if trace.RECORDER is not None:
-        trace.RECORDER.record("autograd.grad", tuple(t for t in outs if isinstance(t, Tensor)), ())
+        trace.RECORDER.record(
+            vocab.AUTOGRAD_GRAD, tuple(t for t in outs if isinstance(t, Tensor)), ()
+        )
     if retain_graph is None:
         retain_graph = create_graph
     for t in ins:

@@ -32,6 +32,7 @@ from detachviz.engine.node import (
 )
 from detachviz.engine.printing import format_tensor
 from detachviz.engine.size import Size
+from detachviz.graph import vocab
 
 _ndarray = np.ndarray
 BY_NP = dtypes.BY_NP
@@ -395,7 +396,7 @@ class Tensor:
         out._storage = self._storage
         out._vc = self._share_vc()
         if trace.RECORDER is not None:
-            trace.RECORDER.record("detach", (self,), (out,), cut="detach")
+            trace.RECORDER.record(vocab.DETACH, (self,), (out,), cut=vocab.DETACH)
         return out
 
     def detach_(self) -> Tensor:
@@ -423,7 +424,7 @@ class Tensor:
         self._fw_tangent = None
         sync_views(self)
         if rec is not None:
-            rec.record("detach_", (ref,), (self,), cut="detach_", inplace=True)
+            rec.record(vocab.DETACH_, (ref,), (self,), cut=vocab.DETACH_, inplace=True)
         return self
 
     @property
@@ -433,7 +434,7 @@ class Tensor:
         init_tensor(out, self._data, self._dtype)
         out._storage = self._storage
         if trace.RECORDER is not None:
-            trace.RECORDER.record("data", (self,), (out,), cut="data")
+            trace.RECORDER.record(vocab.DATA, (self,), (out,), cut=vocab.DATA)
         return out
 
     @data.setter

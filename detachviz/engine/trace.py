@@ -16,11 +16,12 @@ from typing import Any
 
 from detachviz.engine import state
 from detachviz.engine.node import SavedVariable
+from detachviz.graph import vocab
 
 _new = object.__new__
 
 # The cut mechanisms, as they appear in graph edges and in `detachviz grad` reasons.
-CUTS = ("detach", "detach_", "data", "no_grad", "copy")
+CUTS = vocab.CUT_NAMES
 
 
 class Ref:
