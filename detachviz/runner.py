@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from detachviz.engine import session, trace
+from detachviz.engine import state, trace
 
 # What `import X` resolves to while a script runs. Modules load lazily, in this order.
 COMPAT_MODULES = {
@@ -187,14 +187,14 @@ def run_script(
             recorder_ctx = trace.recording(filename) if record else None
             if recorder_ctx is not None:
                 result.recorder = recorder_ctx.__enter__()
-            session.reset()  # each script starts as in a fresh `python`
+            state.reset()  # each script starts as in a fresh `python`
             global CURRENT
             outer, CURRENT = CURRENT, result
             sink = io.StringIO() if quiet else None
             try:
                 code = compile(source, filename, "exec")
                 with contextlib.ExitStack() as quieted:
-                    quieted.enter_context(session.float_errors_silenced())
+                    quieted.enter_context(state.float_errors_silenced())
                     if sink is not None:
                         quieted.enter_context(contextlib.redirect_stdout(sink))
                         caught = quieted.enter_context(warnings.catch_warnings(record=True))

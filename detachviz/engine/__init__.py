@@ -1,1 +1,56 @@
-"""The autograd engine: tensors, storage, ops, autograd, forward AD, tracing (numpy only)."""
+"""detachviz's autograd engine: numpy inside, PyTorch's semantics outside.
+
+Importing the package (or any module in it) loads every op family and installs the complete
+Tensor (engine/methods.py), so no behaviour depends on which module was imported first.
+Layers, lowest first: state, dtype, errors, size, node, trace, arrays, printing, tensor,
+promote, function (the op kit), rules, ops/*, autograd, forward_ad, factory, custom_function,
+grad_mode, methods. Each imports only modules below it.
+"""
+
+from __future__ import annotations
+
+from detachviz.engine import (
+    autograd,
+    custom_function,
+    factory,
+    forward_ad,
+    grad_mode,
+    methods,
+    namespace,
+)
+from detachviz.engine.ops import (
+    arith,
+    compare,
+    index,
+    inplace,
+    join,
+    linalg,
+    loss,
+    reduce,
+    stats,
+    unary,
+    view,
+)
+
+methods.install()
+
+__all__ = [
+    "arith",
+    "autograd",
+    "compare",
+    "custom_function",
+    "factory",
+    "forward_ad",
+    "grad_mode",
+    "index",
+    "inplace",
+    "join",
+    "linalg",
+    "loss",
+    "methods",
+    "namespace",
+    "reduce",
+    "stats",
+    "unary",
+    "view",
+]

@@ -1,7 +1,7 @@
 """The backward engine: an iterative, dependency-counted walk of grad_fn nodes.
 
 Two modes, one set of rules: without `create_graph` gradients are plain numpy arrays and the
-rules run on them (`ops.NP`); with it they are Tensors and the rules build a graph (`ops.TT`).
+rules run on them (`rules.NP`); with it they are Tensors and the rules build a graph (`rules.TT`).
 Unbroadcasting (sum to the input's shape) and casting to the input's dtype happen here, once,
 for every edge. Saved tensors are freed after a node runs unless `retain_graph`.
 """
@@ -14,41 +14,23 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import errors, grad_mode, trace
+from detachviz.engine import errors, grad_mode, state, trace
 from detachviz.engine.node import (
-    DETACHED_INPLACE,
     MULTI,
     AccumulateGrad,
     Node,
+    NodePreHook,
+    RetainGradHook,
     SavedOutput,
-    _NodePreHook,
-    _RetainGradHook,
-    _TensorHook,
+    TensorHook,
+    named_attrs,
 )
-from detachviz.engine.ops import NP, TT
-from detachviz.engine.tensor import Tensor, _edge, _wrap
+from detachviz.engine.rules import NP, TT
+from detachviz.engine.tensor import BY_NP, Tensor, edge, wrap
+from detachviz.graph import vocab
 
 _heappush = heapq.heappush
 _heappop = heapq.heappop
-
-
-def _call_rule(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
-    """The gradients a node sends along each of its next_functions (None where no grad)."""
-    custom = node._custom
-    if custom is not None:
-        return custom(node, g, tensor_mode)
-    F = TT if tensor_mode else NP
-    s = node._unpack(tensor_mode)
-    a = node._attrs
-    vjps = node._vjps
-    out = []
-    for i, e in enumerate(node.next_functions):
-        if e[0] is None:
-            out.append(None)
-        else:
-            vjp = vjps[i]
-            out.append(None if vjp is None else vjp(F, g, s, a))
-    return out
 
 
 class _Multi:
@@ -78,9 +60,7 @@ def _fit(g: Any, nxt: Node, nr: int, tensor_mode: bool) -> Any:
         if g._data.shape != shape:
             g = TT.sum_to(g, shape)
         if g._data.dtype != npd:
-            from detachviz.engine.tensor import _BY_NP
-
-            g = g.to(_BY_NP[npd])
+            g = g.to(BY_NP[npd])
     else:
         if g.shape != shape:
             g = NP.sum_to(g, shape)
@@ -94,7 +74,7 @@ def _fit(g: Any, nxt: Node, nr: int, tensor_mode: bool) -> Any:
 
 
 def _to_tensor(g: Any, tensor_mode: bool) -> Tensor:
-    return g if tensor_mode else _wrap(np.asarray(g))
+    return g if tensor_mode else wrap(np.asarray(g))
 
 
 def _run_pre_hooks(node: Node, g: Any, tensor_mode: bool) -> Any:
@@ -103,35 +83,35 @@ def _run_pre_hooks(node: Node, g: Any, tensor_mode: bool) -> Any:
         slots = list(g.grads)
         for nr in range(len(slots)):
             if slots[nr] is not None:
-                hooks = [h for h in node._pre_hooks if getattr(h, "output_nr", None) == nr]
+                hooks = [h for h in node._pre_hooks or () if getattr(h, "output_nr", None) == nr]
                 if hooks:
                     slots[nr] = _run_hook_list(hooks, slots[nr], tensor_mode)
         return _Multi(slots)
-    return _run_hook_list(node._pre_hooks, g, tensor_mode)
+    return _run_hook_list(node._pre_hooks or [], g, tensor_mode)
 
 
 def _run_hook_list(hooks: list[Any], g: Any, tensor_mode: bool) -> Any:
     retain = []
     for h in list(hooks):
         kind = type(h)
-        if kind is _TensorHook:
+        if kind is TensorHook:
             r = h.fn(_to_tensor(g, tensor_mode))
             if r is not None:
                 g = r if tensor_mode else r._data
-        elif kind is _NodePreHook:
+        elif kind is NodePreHook:
             r = h.fn((_to_tensor(g, tensor_mode),))
             if r is not None:
                 g = r[0] if tensor_mode else r[0]._data
-        elif kind is _RetainGradHook:
+        elif kind is RetainGradHook:
             retain.append(h)
     for h in retain:  # NOTE: retain_grad sees the gradient after every other tensor hook
         t = h.ref()
         if t is None:
             continue
         if t._grad is None:
-            t._grad = g.clone() if tensor_mode else _wrap(np.array(g, copy=True), t._dtype)
+            t._grad = g.clone() if tensor_mode else wrap(np.array(g, copy=True), t._dtype)
         else:
-            t._grad = t._grad + (g if tensor_mode else _wrap(np.asarray(g), t._dtype))
+            t._grad = t._grad + (g if tensor_mode else wrap(np.asarray(g), t._dtype))
     return g
 
 
@@ -167,20 +147,20 @@ def _write_grad(node: AccumulateGrad, g: Any, tensor_mode: bool) -> None:
     if tensor_mode:
         if old is None:
             # NOTE: torch stores a copy made by copy_ (x.grad shows grad_fn=<CopyBackwards>)
-            new = _wrap(np.zeros_like(var._data), var._dtype)
+            new = wrap(np.zeros_like(var._data), var._dtype)
             var._grad = new.copy_(g) if g._requires_grad else g.detach().clone()
         else:
             var._grad = old + g
         return
     if old is None:
-        var._grad = _wrap(np.array(g, dtype=var._data.dtype, copy=True), var._dtype)
+        var._grad = wrap(np.array(g, dtype=var._data.dtype, copy=True), var._dtype)
     else:
         # NOTE: torch accumulates in place when not building a graph (.grad keeps its id)
         od = old._data
         if od.flags.writeable and od.shape == np.shape(g):
             np.add(od, g, out=od)
         else:
-            var._grad = _wrap(od + g, old._dtype)
+            var._grad = wrap(od + g, old._dtype)
 
 
 def _needed(roots: list[Node], targets: set[Node]) -> set[Node]:
@@ -209,15 +189,18 @@ def _needed(roots: list[Node], targets: set[Node]) -> set[Node]:
 
 
 def run_backward(
-    roots: list[tuple[Node, Any]],
+    roots: list[tuple[Any, Any]],
     retain_graph: bool,
     create_graph: bool,
-    capture: dict[Node, Any] | None = None,
+    capture: dict[Any, Any] | None = None,
+    fast: bool = True,
 ) -> None:
     """Propagate gradients from `roots` ((node, grad) pairs) through the graph.
 
     With `capture` (autograd.grad), gradients reaching the captured nodes are stored there,
-    leaves' `.grad` are left alone, and only nodes leading to a captured one run."""
+    leaves' `.grad` are left alone, and only nodes leading to a captured one run. A plain
+    backward takes the unrolled `_loop_np`; `fast=False` runs the general loop instead (the
+    tests pin the two against each other)."""
     tensor_mode = create_graph
     deps: dict[Node, int] = {}
     buffers: dict[Node, Any] = {}
@@ -243,15 +226,15 @@ def run_backward(
         needed = _needed([n for n, _ in roots], set(capture))
     heap = [(-n._seq, n) for n in buffers if deps[n] == 0]
     heapq.heapify(heap)
-    prev_mode = grad_mode._enabled
-    grad_mode._set(create_graph)
-    F = TT if tensor_mode else NP
+    prev_mode = state.grad_enabled
+    grad_mode.set_mode(create_graph)
+    kern = TT if tensor_mode else NP
     # ops the rules run (create_graph) are backward work, not script ops: keep them out of
     # the trace
     recorder = trace.RECORDER
     trace.RECORDER = None
     try:
-        if capture is None and not tensor_mode:
+        if fast and capture is None and not tensor_mode:
             _loop_np(heap, buffers, deps, retain_graph)
             return
         while heap:
@@ -276,9 +259,9 @@ def run_backward(
             else:
                 sv = node._saved
                 s = node._unpack(tensor_mode) if sv is None or sv else sv
-                a = node._attrs
+                a = named_attrs(node)
                 vjps = node._vjps
-                grads = [None if e[0] is None else vjps[i](F, g, s, a) for i, e in enumerate(nf)]
+                grads = [None if e[0] is None else vjps[i](kern, g, s, a) for i, e in enumerate(nf)]
             if grads is not None:
                 if node._hooks:
                     grads = _run_post_hooks(node, grads, g, tensor_mode)
@@ -305,7 +288,7 @@ def run_backward(
                 if k == 0:
                     _heappush(heap, (-nxt._seq, nxt))
     finally:
-        grad_mode._set(prev_mode)
+        grad_mode.set_mode(prev_mode)
         trace.RECORDER = recorder
 
 
@@ -314,10 +297,11 @@ def _loop_np(
 ) -> None:
     """The common case of `run_backward` (plain backward, no graph building), specialised:
     same steps, fewer checks per node. Keep the two loops in step."""
-    F = NP
+    kern = NP
     pop = buffers.pop
     get = buffers.get
-    detached = DETACHED_INPLACE
+    st = state
+    tnew = tuple.__new__
     T_ = Tensor
     scalars = (float, int, bool)
     # NOTE: a chain has one ready node at a time; it skips the heap (same order: the heap is
@@ -361,7 +345,7 @@ def _loop_np(
             sv = node._saved
             if not sv:
                 s = node._unpack(False) if sv is None else sv
-            elif detached[0]:
+            elif st.detached_inplace:
                 s = node._unpack(False)
             else:
                 # node._unpack inlined for the common case; any doubt goes to _unpack, which
@@ -384,16 +368,20 @@ def _loop_np(
                         break
             vjps = node._vjps
             a = node._attrs
+            if a and a.__class__ is tuple:
+                named = node._Attrs
+                if named is not None:
+                    a = tnew(named, a)  # the rules read attributes by name (`a.dim`)
             n = len(nf)
             if n == 1:
-                grads = (vjps[0](F, g, s, a),)
+                grads = (vjps[0](kern, g, s, a),)
             elif n == 2:
                 grads = (
-                    None if nf[0][0] is None else vjps[0](F, g, s, a),
-                    None if nf[1][0] is None else vjps[1](F, g, s, a),
+                    None if nf[0][0] is None else vjps[0](kern, g, s, a),
+                    None if nf[1][0] is None else vjps[1](kern, g, s, a),
                 )
             else:
-                grads = [None if e[0] is None else vjps[i](F, g, s, a) for i, e in enumerate(nf)]
+                grads = [None if e[0] is None else vjps[i](kern, g, s, a) for i, e in enumerate(nf)]
             if node._hooks:
                 grads = _run_post_hooks(node, grads, g, False)
             if sv and not retain_graph:
@@ -435,28 +423,28 @@ def _loop_np(
                     _heappush(heap, (-nxt._seq, nxt))
 
 
-def apply_node(node: Node, grads: tuple[Any, ...]) -> tuple[Any, ...]:
+def apply_node(node: Node, grads: tuple[Any, ...]) -> Any:
     """`grad_fn(*grads)`: run one node's rule on tensors, without touching the graph."""
     g: Any = grads[0] if len(grads) == 1 else _Multi(list(grads))
-    prev = grad_mode._enabled
-    grad_mode._set(False)
+    prev = state.grad_enabled
+    grad_mode.set_mode(False)
     try:
         if node._custom is not None:
             out = node._custom(node, g._data if len(grads) == 1 else g, False)
         else:
             s = node._unpack(False)
             out = [
-                None if e[0] is None else node._vjps[i](NP, g._data, s, node._attrs)
+                None if e[0] is None else node._vjps[i](NP, g._data, s, named_attrs(node))
                 for i, e in enumerate(node.next_functions)
             ]
     finally:
-        grad_mode._set(prev)
-    res = tuple(None if o is None else _wrap(np.array(o)) for o in out)
+        grad_mode.set_mode(prev)
+    res = tuple(None if o is None else wrap(np.array(o)) for o in out)
     return res[0] if len(res) == 1 else res
 
 
-def _run_post_hooks(node: Node, grads: list[Any], g: Any, tensor_mode: bool) -> list[Any]:
-    for h in node._hooks:
+def _run_post_hooks(node: Node, grads: Sequence[Any], g: Any, tensor_mode: bool) -> Sequence[Any]:
+    for h in node._hooks or ():
         gin = tuple(None if x is None else _to_tensor(x, tensor_mode) for x in grads)
         r = h(gin, (_to_tensor(g, tensor_mode),))
         if r is not None:
@@ -474,7 +462,7 @@ def _as_tuple(x: Any) -> tuple[Any, ...]:
 
 def _root_grads(
     outputs: tuple[Tensor, ...], grad_outputs: tuple[Any, ...], create_graph: bool
-) -> list[tuple[Node, Any]]:
+) -> list[tuple[Any, Any]]:
     if len(grad_outputs) not in (0, len(outputs)):
         raise RuntimeError(
             f"grad requires one gradient per output: got {len(grad_outputs)} gradients and "
@@ -491,10 +479,10 @@ def _root_grads(
             if t._data.size != 1:
                 raise RuntimeError(errors.IMPLICIT_SCALAR)
             ga = np.ones_like(t._data)
-            gv: Any = _wrap(ga, t._dtype) if create_graph else ga
+            gv: Any = wrap(ga, t._dtype) if create_graph else ga
         else:
             if not isinstance(g, Tensor):
-                g = _wrap(np.asarray(g, dtype=t._data.dtype), t._dtype)
+                g = wrap(np.asarray(g, dtype=t._data.dtype), t._dtype)
             if g._data.shape != t._data.shape:
                 raise RuntimeError(
                     f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
@@ -504,7 +492,7 @@ def _root_grads(
                 gv = g
             else:
                 gv = g._data if g._data.dtype == t._data.dtype else g._data.astype(t._data.dtype)
-        roots.append((_edge(t)[0], gv))
+        roots.append((edge(t)[0], gv))
     return roots
 
 
@@ -519,17 +507,19 @@ def backward(
     """torch.autograd.backward."""
     outputs = _as_tuple(tensors)
     if trace.RECORDER is not None:  # graph capture takes its roots from here
-        trace.RECORDER.record("backward", tuple(t for t in outputs if isinstance(t, Tensor)), ())
+        trace.RECORDER.record(
+            vocab.BACKWARD, tuple(t for t in outputs if isinstance(t, Tensor)), ()
+        )
     grads = _as_tuple(grad_tensors if grad_tensors is not None else grad_variables)
     if retain_graph is None:
         retain_graph = create_graph
     roots = _root_grads(outputs, grads, create_graph)
     if inputs is not None:
         ins = _as_tuple(inputs)
-        capture = {_edge(t)[0]: None for t in ins}
+        capture = {edge(t)[0]: None for t in ins}
         run_backward(roots, retain_graph, create_graph, capture)
         for t in ins:
-            g = capture[_edge(t)[0]]
+            g = capture[edge(t)[0]]
             if g is not None and t._grad_fn is None:
                 _accumulate(t._accumulator(), g, create_graph)
             elif g is not None:
@@ -560,15 +550,17 @@ def grad(
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
     if trace.RECORDER is not None:
-        trace.RECORDER.record("autograd.grad", tuple(t for t in outs if isinstance(t, Tensor)), ())
+        trace.RECORDER.record(
+            vocab.AUTOGRAD_GRAD, tuple(t for t in outs if isinstance(t, Tensor)), ()
+        )
     if retain_graph is None:
         retain_graph = create_graph
     for t in ins:
         if not t._requires_grad:
             raise RuntimeError(errors.INPUT_NO_RG)
     roots = _root_grads(outs, _as_tuple(grad_outputs), create_graph)
-    edges = [_edge(t) for t in ins]
-    capture: dict[Node, Any] = {e[0]: None for e in edges}
+    edges = [edge(t) for t in ins]
+    capture: dict[Any, Any] = {e[0]: None for e in edges}
     run_backward(roots, retain_graph, create_graph, capture)
     result: list[Tensor | None] = []
     for i, (t, e) in enumerate(zip(ins, edges)):
@@ -576,12 +568,12 @@ def grad(
         if g is None:
             if not allow_unused:
                 raise RuntimeError(errors.UNUSED_INPUT.format(i))
-            result.append(_wrap(np.zeros_like(t._data), t._dtype) if materialize_grads else None)
+            result.append(wrap(np.zeros_like(t._data), t._dtype) if materialize_grads else None)
             continue
         if create_graph:
             result.append(g)
         else:
-            result.append(_wrap(np.array(g, copy=True), t._dtype))
+            result.append(wrap(np.array(g, copy=True), t._dtype))
     return tuple(result)
 
 

@@ -16,11 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import errors, grad_mode, trace
+from detachviz.engine import errors, grad_mode, state, trace
 from detachviz.engine.node import MULTI, Node, new_node
-from detachviz.engine.tensor import Tensor, _edge, _wrap
-
-_NO_EDGE = (None, 0)
+from detachviz.engine.tensor import NO_EDGE, Tensor, edge, wrap
 
 
 class BackwardCFunction(Node):
@@ -65,9 +63,9 @@ def _custom_backward(node: Any, g: Any, tensor_mode: bool) -> list[Any]:
     args = []
     for gi, (shape, npd, dt) in zip(grads_in, metas):
         if gi is None:
-            args.append(_wrap(np.zeros(shape, npd), dt) if node._materialize else None)
+            args.append(wrap(np.zeros(shape, npd), dt) if node._materialize else None)
         else:
-            args.append(gi if tensor_mode else _wrap(np.asarray(gi), dt))
+            args.append(gi if tensor_mode else wrap(np.asarray(gi), dt))
     res = node._forward_cls.backward(node, *args)
     if not isinstance(res, tuple):
         res = (res,)
@@ -93,14 +91,14 @@ def _custom_backward(node: Any, g: Any, tensor_mode: bool) -> list[Any]:
     return out
 
 
-BackwardCFunction._custom = staticmethod(_custom_backward)  # type: ignore[assignment]
+BackwardCFunction._custom = staticmethod(_custom_backward)
 
 
 class FunctionMeta(type):
     """Gives every Function subclass its `<Name>Backward` node class."""
 
     def __init__(cls, name: str, bases: tuple[type, ...], ns: dict[str, Any]) -> None:
-        backward_cls = type(name + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
+        backward_cls: Any = type(name + "Backward", (BackwardCFunction,), {"_forward_cls": cls})
         backward_cls._name = name + "Backward"
         backward_cls.__module__ = "torch.autograd.function"
         cls._backward_cls = backward_cls
@@ -140,8 +138,8 @@ class Function(metaclass=FunctionMeta):
         tensors = [a for a in args if isinstance(a, Tensor)]
         if any(t._fw_tangent is not None for t in tensors) and cls.jvp is Function.jvp:
             Function.jvp(None)
-        grad_on = grad_mode._enabled and any(t._requires_grad for t in tensors)
-        ctx = new_node(cls._backward_cls, ())
+        grad_on = state.grad_enabled and any(t._requires_grad for t in tensors)
+        ctx: Any = new_node(cls._backward_cls, ())
         ctx._to_save = ()
         ctx._dirty = ()
         ctx._non_diff = ()
@@ -151,12 +149,12 @@ class Function(metaclass=FunctionMeta):
         )
         recorder = trace.RECORDER
         trace.RECORDER = None
-        prev = grad_mode._enabled
-        grad_mode._set(False)
+        prev = state.grad_enabled
+        grad_mode.set_mode(False)
         try:
             result = cls.forward(ctx, *args, **kwargs)
         finally:
-            grad_mode._set(prev)
+            grad_mode.set_mode(prev)
             trace.RECORDER = recorder
         single = not isinstance(result, tuple)
         outs = (result,) if single else result
@@ -175,18 +173,18 @@ def _output(o: Any, args: tuple[Any, ...], ctx: Any) -> Any:
     if not isinstance(o, Tensor):
         return o
     if any(o is a for a in args) and not any(o is d for d in ctx._dirty):
-        return _wrap(o._data, o._dtype)
+        return wrap(o._data, o._dtype)
     return o
 
 
 def _connect(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> None:
     """Give the node its edges (one per tensor argument), saved tensors and outputs."""
-    edges = []
+    edges: list[Any] = []
     arg_edge = []
     for a in args:
         if isinstance(a, Tensor):
             arg_edge.append(len(edges))
-            edges.append(_edge(a) if a._requires_grad else _NO_EDGE)
+            edges.append(edge(a) if a._requires_grad else NO_EDGE)
         else:
             arg_edge.append(-1)
     ctx.next_functions = tuple(edges)

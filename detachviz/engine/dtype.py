@@ -49,19 +49,43 @@ ALIASES = {
     "bool": bool_,
 }
 
-_BY_NUMPY = {d.np: d for d in ALL}
+# numpy dtype -> our dtype
+BY_NP = {d.np: d for d in ALL}
 
-# torch.get_default_dtype(): what float factories make and python floats promote to. Read it
-# as `dtypes.DEFAULT` at call time; torch.set_default_dtype and session.reset() assign it.
-DEFAULT: dtype = float32
+# the default dtype (torch.get_default_dtype) is a setting: engine/state.py `default_dtype`
 
 
 def from_numpy(np_dtype: np.dtype) -> dtype:
     """The torch dtype for a numpy dtype (float64 stays float64, as torch.from_numpy does)."""
     try:
-        return _BY_NUMPY[np.dtype(np_dtype)]
+        return BY_NP[np.dtype(np_dtype)]
     except KeyError:
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only supported "
             "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
         ) from None
+
+
+# torch's two spellings of dtypes in messages: c10 type names and ScalarType names
+C_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+}
+SCALAR_NAMES = {
+    "float32": "Float",
+    "float64": "Double",
+    "float16": "Half",
+    "int64": "Long",
+    "int32": "Int",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+    "bool": "Bool",
+}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from detachviz.engine import state
+
 # NOTE: wordings are copied from PyTorch 2.13 (the oracle installed here). Where older
 # releases worded a message differently, the older text is kept beside it for tests.
 BACKWARD_TWICE = (
@@ -116,9 +118,6 @@ ANOMALY_HINT_OLD = (
     "with torch.autograd.set_detect_anomaly(True)."
 )
 
-
-# torch.autograd.detect_anomaly / set_detect_anomaly state (switches the in-place hint)
-ANOMALY = {"enabled": False, "check_nan": True}
 ANOMALY_ON_HINT = (
     " Hint: the backtrace further above shows the operation that failed to compute its "
     "gradient. The variable in question was changed in there or anywhere later. Good luck!"
@@ -154,7 +153,7 @@ def inplace_message(tensor: Any, grad_fn_name: str | None, current: int, expecte
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {what} is at version {current}; expected version {expected} instead."
-        + (ANOMALY_ON_HINT if ANOMALY["enabled"] else ANOMALY_HINT)
+        + (ANOMALY_ON_HINT if state.anomaly["enabled"] else ANOMALY_HINT)
     )
 
 

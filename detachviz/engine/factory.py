@@ -10,26 +10,22 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import errors, trace
-from detachviz.engine.tensor import _BY_NP, Tensor, _init, _wrap
+from detachviz.engine import errors, state, trace
+from detachviz.engine.ops.unary import clone_np
+from detachviz.engine.tensor import Tensor, init_tensor, wrap
 
 # NOTE: values need not match torch's RNG, but runs must be reproducible: a fixed default seed.
-_rng = np.random.default_rng(0)
-
-
-_seed = 0
+# The generator and its seed are process-wide state (`state.rng`, `state.seed`).
 
 
 def manual_seed(seed: int) -> Any:
     """torch.manual_seed: reseed the generator behind rand/randn/randint/randperm/normal."""
-    global _rng, _seed
-    _seed = int(seed)
-    _rng = np.random.default_rng(_seed)
-    return Generator(_seed)
+    state.manual_seed(seed)
+    return Generator(state.seed)
 
 
 def initial_seed() -> int:
-    return _seed
+    return state.seed
 
 
 seed = manual_seed
@@ -45,7 +41,7 @@ class Generator:
 
 def _leaf(data: np.ndarray, dtype: dtypes.dtype, requires_grad: bool) -> Tensor:
     t = object.__new__(Tensor)
-    _init(t, data, dtype)
+    init_tensor(t, data, dtype)
     if requires_grad:
         if not dtype.is_floating_point:
             raise RuntimeError(errors.INT_REQUIRES_GRAD_FACTORY)
@@ -56,7 +52,7 @@ def _leaf(data: np.ndarray, dtype: dtypes.dtype, requires_grad: bool) -> Tensor:
 def _sizes(size: tuple[Any, ...]) -> tuple[int, ...]:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
-    out = []
+    out: list[int] = []
     for s in size:
         if isinstance(s, Tensor):
             s = int(s)
@@ -82,13 +78,13 @@ def _infer(data: Any) -> tuple[np.ndarray, dtypes.dtype]:
         raise _ragged_error(data) from None
     k = arr.dtype.kind
     if k == "f":
-        return arr, dtypes.DEFAULT
+        return arr, state.default_dtype
     if k in "iu":
         return arr, dtypes.int64
     if k == "b":
         return arr, dtypes.bool_
     if arr.size == 0 and arr.dtype == np.float64:
-        return arr, dtypes.DEFAULT
+        return arr, state.default_dtype
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
@@ -133,11 +129,9 @@ def _copy_construct(
     if isinstance(data, Tensor):
         warnings.warn(errors.COPY_CONSTRUCT_WARNING.format(warn_name), UserWarning, stacklevel=3)
         dt = dtype or data._dtype
-        from detachviz.engine.ops import _clone_np
-
         # NOTE: torch copies a tensor as clone() does: a dense layout is kept, an expanded
         # (overlapping) one becomes contiguous
-        out = _leaf(_clone_np(data._data).astype(dt.np, copy=False), dt, requires_grad)
+        out = _leaf(clone_np(data._data).astype(dt.np, copy=False), dt, requires_grad)
         if trace.RECORDER is not None:
             trace.RECORDER.record(op_name, (data,), (out,), cut="copy")
         return out
@@ -174,7 +168,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     dt = dtypes.from_numpy(array.dtype)
     t = object.__new__(Tensor)
-    _init(t, array, dt)
+    init_tensor(t, array, dt)
     return t
 
 
@@ -190,7 +184,7 @@ def _factory(fill: Any) -> Any:
         memory_format: Any = None,
         generator: Any = None,
     ) -> Tensor:
-        dt = dtype or dtypes.DEFAULT
+        dt = dtype or state.default_dtype
         return _leaf(fill(_sizes(size), dt.np), dt, requires_grad)
 
     return make
@@ -199,8 +193,8 @@ def _factory(fill: Any) -> Any:
 ones = _factory(lambda s, d: np.ones(s, dtype=d))
 zeros = _factory(lambda s, d: np.zeros(s, dtype=d))
 empty = _factory(lambda s, d: np.zeros(s, dtype=d))  # NOTE: zeros, so runs stay deterministic
-rand = _factory(lambda s, d: _rng.random(s).astype(d))
-randn = _factory(lambda s, d: _rng.standard_normal(s).astype(d))
+rand = _factory(lambda s, d: np.asarray(state.rng.random(s)).astype(d))
+randn = _factory(lambda s, d: np.asarray(state.rng.standard_normal(s)).astype(d))
 
 
 def full(
@@ -229,17 +223,17 @@ def randint(
     if size is None:
         low, high, size = 0, low, high
     dt = dtype or dtypes.int64
-    return _leaf(_rng.integers(low, high, _sizes((size,))).astype(dt.np), dt, requires_grad)
+    return _leaf(state.rng.integers(low, high, _sizes((size,))).astype(dt.np), dt, requires_grad)
 
 
 def randperm(n: int, *, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
     dt = dtype or dtypes.int64
-    return _leaf(_rng.permutation(n).astype(dt.np), dt, requires_grad)
+    return _leaf(state.rng.permutation(n).astype(dt.np), dt, requires_grad)
 
 
 def normal(mean: float = 0.0, std: float = 1.0, size: Any = None, **kw: Any) -> Tensor:
-    dt = kw.get("dtype") or dtypes.DEFAULT
-    return _leaf((_rng.standard_normal(_sizes((size,))) * std + mean).astype(dt.np), dt, False)
+    dt = kw.get("dtype") or state.default_dtype
+    return _leaf((state.rng.standard_normal(_sizes((size,))) * std + mean).astype(dt.np), dt, False)
 
 
 def arange(
@@ -255,7 +249,7 @@ def arange(
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if dtype is None:
-        dtype = dtypes.DEFAULT if any(isinstance(v, float) for v in vals) else dtypes.int64
+        dtype = state.default_dtype if any(isinstance(v, float) for v in vals) else dtypes.int64
     data = np.arange(
         vals[0], vals[1], vals[2], dtype=np.float64 if dtype.is_floating_point else np.int64
     )
@@ -271,7 +265,7 @@ def linspace(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    dt = dtype or dtypes.DEFAULT
+    dt = dtype or state.default_dtype
     return _leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
 
 
@@ -283,7 +277,7 @@ def eye(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    dt = dtype or dtypes.DEFAULT
+    dt = dtype or state.default_dtype
     return _leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
 
 
@@ -307,8 +301,8 @@ zeros_like = _like(lambda s, d: np.zeros(s, dtype=d))
 ones_like = _like(lambda s, d: np.ones(s, dtype=d))
 empty_like = _like(lambda s, d: np.zeros(s, dtype=d))
 full_like = _like(lambda s, d, v: np.full(s, v, dtype=d))
-rand_like = _like(lambda s, d: _rng.random(s).astype(d))
-randn_like = _like(lambda s, d: _rng.standard_normal(s).astype(d))
+rand_like = _like(lambda s, d: np.asarray(state.rng.random(s)).astype(d))
+randn_like = _like(lambda s, d: np.asarray(state.rng.standard_normal(s)).astype(d))
 
 
 def legacy_new(
@@ -324,8 +318,8 @@ def legacy_new(
         arr = np.zeros(_sizes(tuple(args)), dtype=dtype.np)
     else:
         arr = np.zeros((0,), dtype=dtype.np)
-    t = object.__new__(cls)
-    _init(t, arr, dtype)
+    t: Any = object.__new__(cls)
+    init_tensor(t, arr, dtype)
     return t
 
 
@@ -343,4 +337,26 @@ def legacy_type(name: str, dt: dtypes.dtype) -> type:
     return _Meta(name, (), {"_legacy_dtype": dt, "dtype": dt})
 
 
-__all__ = ["tensor", "ones", "zeros", "_BY_NP", "_wrap"]
+__all__ = ["tensor", "ones", "zeros"]
+
+
+# Tensor.new_tensor / new_zeros / new_ones / new_full / new_empty (engine/methods.py)
+def new_tensor(x: Tensor, data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return _copy_construct(
+        data,
+        dtype or x._dtype,
+        requires_grad,
+        "tensor.new_tensor",
+        "new_tensor",
+        default_dtype=dtype or x._dtype,
+    )
+
+
+def new_full(x: Tensor, size: Any, value: Any, dtype: Any, requires_grad: bool) -> Tensor:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    dt = dtype or x._dtype
+    t = wrap(np.full(size, value, dtype=dt.np), dt)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t

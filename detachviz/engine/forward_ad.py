@@ -1,31 +1,33 @@
-"""Forward-mode AD (`torch.autograd.forward_ad`): the dual level, dual tensors, the JVP table.
+"""Forward-mode AD (`torch.autograd.forward_ad`): the dual level, dual tensors, propagation.
 
-How tangents flow: while a dual level is active, `ops._FW` points at this module's hooks and
-every forward helper in ops.py (`_apply`, `_unary`, `_binary`, `_view`, `_inplace`) calls
-`op()` or `inplace()` here; with no level active that costs one `if`. A node class carries its
-JVP rules as `_jvp`: one rule per input, `rule(t, p, out, a)` -> that input's contribution to
-the output tangent, from its tangent `t` (a numpy array), all primals `p` (arrays or python
-numbers), the output values `out` and the node's attributes `a`; None for an input the output
-does not depend on differentiably. An op with any number of inputs (cat, stack) gives one
-function `jvp(tangents, p, out, a)` instead. The engine sums the contributions of the inputs
-that have a tangent and broadcasts and casts the sum to the output once (rules never
-unbroadcast); for view ops it keeps the rule's numpy view, so a view's tangent aliases its
-base's tangent as in torch. Tangents are plain Tensors without history (forward-over-reverse
-is not modelled).
+How tangents flow: while a dual level is active, `state.fw_hooks` points at this module's hooks
+and every helper of the op kit (engine/function.py: `apply`, `unary`, `binary`, `view`,
+`inplace`, `finish`) calls `op()` or `inplace()` here; with no level active that costs one
+`if`. A node class carries its JVP rules as `_jvp`, written beside its backward row in its op
+family file (`node_class(..., jvp=...)` or `set_jvp`): one rule per input,
+`rule(t, p, out, a)` -> that input's contribution to the output tangent, from its tangent `t`
+(a numpy array), all primals `p` (arrays or python numbers), the output values `out` and the
+node's attributes `a`; None for an input the output does not depend on differentiably. An op
+with any number of inputs (cat, stack) gives one function `jvp(tangents, p, out, a)` instead.
+The engine sums the contributions of the inputs that have a tangent and broadcasts and casts
+the sum to the output once (rules never unbroadcast); for view ops (`_jvp_view`) it keeps the
+rule's numpy view, so a view's tangent aliases its base's tangent as in torch. Tangents are
+plain Tensors without history (forward-over-reverse is not modelled).
 """
 
 from __future__ import annotations
 
-import weakref
 from collections import namedtuple
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from detachviz.engine import ops
+from detachviz.engine import function as kit
+from detachviz.engine import state
 from detachviz.engine.node import Node, node_class
-from detachviz.engine.tensor import Tensor, _wrap
+from detachviz.engine.ops.view import VIEW
+from detachviz.engine.tensor import Tensor, wrap
 
 __all__ = [
     "UnpackedDualTensor",
@@ -36,9 +38,8 @@ __all__ = [
     "unpack_dual",
 ]
 
-_current_level = -1
-# every tensor given a tangent at the current level; their tangents are deleted on exit
-_LIVE: weakref.WeakSet[Tensor] = weakref.WeakSet()
+# the level, the hooks and the tensors given a tangent at the level are process-wide state:
+# `state.fw_level`, `state.fw_hooks`, `state.fw_live`
 
 NO_LEVEL = (
     "Trying to create a dual Tensor for forward AD but no level exists, make sure to "
@@ -61,28 +62,26 @@ BAD_LEVEL = "Dual level must be a positive number."
 # --------------------------------------------------------------------------------------------
 def enter_dual_level() -> int:
     """Enter the (single) dual level; return its number, 0."""
-    global _current_level
-    if _current_level >= 0:
+    if state.fw_level >= 0:
         raise RuntimeError(NESTED)
-    _current_level = 0
-    ops._FW = _HOOKS
-    return _current_level
+    state.fw_level = 0
+    state.fw_hooks = _HOOKS
+    return state.fw_level
 
 
 def exit_dual_level(*, level: int | None = None) -> None:
     """Leave the dual level: every tangent made in it is deleted."""
-    global _current_level
     if level is None:
-        level = _current_level
-    if level != _current_level:
+        level = state.fw_level
+    if level != state.fw_level:
         raise RuntimeError(EXIT_NOT_LAST)
     if level < 0:
         raise RuntimeError(BAD_LEVEL)
-    for t in list(_LIVE):
+    for t in list(state.fw_live):
         t._fw_tangent = None
-    _LIVE.clear()
-    ops._FW = None
-    _current_level = level - 1
+    state.fw_live.clear()
+    state.fw_hooks = None
+    state.fw_level = level - 1
 
 
 class dual_level:  # noqa: N801 - torch's name
@@ -116,13 +115,12 @@ class UnpackedDualTensor(_UnpackedDualTensor):
 UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
 
 # the primal unpack_dual returns is an alias whose backward torch names `Identity`
-IDENTITY = node_class("Identity", (lambda F, g, s, a: g,))
-IDENTITY._jvp = (None,)  # type: ignore[assignment]  # the primal carries no tangent
+IDENTITY = node_class("Identity", (lambda k, g, s, a: g,), jvp=(None,))  # primal: no tangent
 
 
 def _check_level(level: int | None) -> int:
-    lvl = _current_level if level is None else level
-    if lvl != _current_level or lvl < 0:
+    lvl = state.fw_level if level is None else level
+    if lvl != state.fw_level or lvl < 0:
         raise RuntimeError(NO_LEVEL)
     return lvl
 
@@ -148,7 +146,7 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
             f"size [{', '.join(map(str, tangent._data.shape))}]."
         )
     shape = tensor._data.shape
-    out = ops._view(ops.VIEW, "make_dual", tensor, tensor._data.view(), (shape,))
+    out = kit.view(VIEW, "make_dual", tensor, tensor._data.view(), (shape,))
     # NOTE: torch stores the given tangent itself (unpack_dual(x).tangent is tangent), so
     # in-place ops on the dual tensor also write into the caller's tangent tensor.
     _set_tangent(out, tangent)
@@ -158,21 +156,21 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
 def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTensor:
     """`(primal, tangent)`: the primal a view of `tensor`, the tangent None if it has none.
     With no level active, returns `(tensor, None)`."""
-    lvl = _current_level if level is None else level
+    lvl = state.fw_level if level is None else level
     if lvl < 0:
         return UnpackedDualTensor(tensor, None)
-    primal = ops._view(IDENTITY, "unpack_dual", tensor, tensor._data.view())
+    primal = kit.view(IDENTITY, "unpack_dual", tensor, tensor._data.view())
     primal._fw_tangent = None
     return UnpackedDualTensor(primal, tensor._fw_tangent)
 
 
 def _set_tangent(t: Tensor, tangent: Tensor) -> None:
     t._fw_tangent = tangent
-    _LIVE.add(t)
+    state.fw_live.add(t)
 
 
 # --------------------------------------------------------------------------------------------
-# propagation: the hooks ops.py calls while a level is active (op, inplace, views)
+# propagation: the hooks the op kit calls while a level is active (op, inplace, views)
 # --------------------------------------------------------------------------------------------
 def _tangents(ins: tuple[Any, ...]) -> list[Any] | None:
     """The inputs' tangent arrays (None where absent), or None when no input has one."""
@@ -200,6 +198,15 @@ def _rules(cls: type[Node] | None, name: str) -> Any:
             "been implemented yet (detachviz has no JVP rule for it)."
         )
     return rules
+
+
+def _named(cls: type[Node], attrs: tuple[Any, ...]) -> Any:
+    """The op's attributes as its rules read them (by name, `a.dim`, where the class names
+    them)."""
+    named = cls._Attrs
+    if named is None or not attrs or attrs.__class__ is not tuple:
+        return attrs
+    return tuple.__new__(named, attrs)
 
 
 def _combine(rules: Any, tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> Any:
@@ -242,19 +249,19 @@ def op(cls: type[Node] | None, ins: tuple[Any, ...], out: Tensor, attrs: tuple[A
         return
     rules = _rules(cls, cls._name)
     od = out._data
-    res = _combine(rules, tans, _primals(ins), od, attrs)
+    res = _combine(rules, tans, _primals(ins), od, _named(cls, attrs))
     if res is None:
         return  # only non-differentiable inputs carry tangents (a mask, an index, ...)
-    if cls in _VIEWS and res.dtype == od.dtype:
+    if cls._jvp_view and res.dtype == od.dtype:
         # NOTE: a view's tangent is the same view of its input's tangent (torch aliases them:
         # same storage, same version counter, `_base` the input tangent's base)
         src = ins[0]._fw_tangent
-        tangent = _wrap(res, out._dtype)
+        tangent = wrap(res, out._dtype)
         tangent._storage = src._storage
         tangent._vc = src._share_vc()
         tangent._base = src if src._base is None else src._base
     else:
-        tangent = _wrap(_fresh(res, od, tans), out._dtype)
+        tangent = wrap(_fresh(res, od, tans), out._dtype)
     _set_tangent(out, tangent)
 
 
@@ -271,7 +278,7 @@ def inplace(
     if tans is None:
         return
     xd = x._data
-    res = _combine(_rules(cls, cls._name), tans, _primals(ins), np.asarray(new), attrs)
+    res = _combine(_rules(cls, cls._name), tans, _primals(ins), np.asarray(new), _named(cls, attrs))
     xt = x._fw_tangent
     if xt is None:
         xt = _zero_tangent(x)
@@ -284,7 +291,7 @@ def _zero_tangent(x: Tensor) -> Tensor:
     """A zero tangent for x; for a view, the same view of (a zero tangent of) its base."""
     base = x._base
     if base is None:
-        t = _wrap(np.zeros_like(x._data), x._dtype)
+        t = wrap(np.zeros_like(x._data), x._dtype)
         _set_tangent(x, t)
         return t
     bt = base._fw_tangent
@@ -311,7 +318,7 @@ def _alias(src: Tensor, tangent: Tensor, view: Tensor) -> Tensor:
                 "forward AD: this view of a tensor whose tangent has another memory layout is "
                 "not supported by detachviz"
             )
-        owner_t = _wrap(td, tangent._dtype)
+        owner_t = wrap(td, tangent._dtype)
     owner = td
     while isinstance(owner.base, np.ndarray):
         owner = owner.base
@@ -325,7 +332,7 @@ def _alias(src: Tensor, tangent: Tensor, view: Tensor) -> Tensor:
         offset=t_start + (k if vd.size else 0) * td.itemsize,
         strides=tuple(e * td.itemsize for e in _elem_strides(vd)),
     )
-    t = _wrap(arr, tangent._dtype)
+    t = wrap(arr, tangent._dtype)
     t._storage = owner_t._storage
     t._vc = owner_t._share_vc()
     t._base = owner_t if owner_t._base is None else owner_t._base
@@ -333,18 +340,20 @@ def _alias(src: Tensor, tangent: Tensor, view: Tensor) -> Tensor:
     return t
 
 
-def views(x: Tensor, outs: list[Tensor]) -> None:
+def views(cls: type[Node] | None, x: Tensor, outs: list[Tensor]) -> None:
     """Tangents for the outputs of a multi-output view op (split, chunk, unbind): the same
-    views of x's tangent."""
+    views of x's tangent (the rule of a node class made with `jvp_view=True`)."""
     xt = x._fw_tangent
     if xt is None or not x._dtype.is_floating_point:
         return
+    if cls is None or not cls._jvp_view:
+        _rules(None if cls is None else cls, "a multi-output view")
     for out in outs:
         _alias(x, xt, out)
 
 
 class _Hooks:
-    """What `ops._FW` points at while a level is active."""
+    """What `state.fw_hooks` points at while a level is active."""
 
     op = staticmethod(op)
     inplace = staticmethod(inplace)
@@ -352,158 +361,3 @@ class _Hooks:
 
 
 _HOOKS = _Hooks()
-
-
-# --------------------------------------------------------------------------------------------
-# the JVP table for ops.py's node classes (new op modules set `_jvp` beside their node class)
-# --------------------------------------------------------------------------------------------
-def _alpha(t: Any, alpha: Any) -> Any:
-    return t if alpha == 1 else t * alpha
-
-
-def _pow0(t: Any, p: Any, out: Any, a: Any) -> Any:
-    e = a[0]
-    return t * 0 if e == 0 else t * (e * p[0] ** (e - 1))
-
-
-def _pow_base(t: Any, p: Any, out: Any, a: Any) -> Any:
-    x, e = p[0], p[1]
-    return np.where(e != 0, t * (e * x ** (e - 1)), 0)
-
-
-def _pow_exponent(t: Any, base: Any, e: Any, out: Any) -> Any:
-    # NOTE: as in the vjp, d/de base**e is taken as 0 where base == 0 and e >= 0 (not nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        logb = np.log(base)
-    return np.where((np.asarray(base) == 0) & (np.asarray(e) >= 0), 0, t * out * logb)
-
-
-def _axes(dims: Any, nd: int) -> Any:
-    return tuple(d % nd for d in dims) if nd else None
-
-
-def _slice_index(dim: int, nd: int, item: Any) -> tuple[Any, ...]:
-    # the trailing Ellipsis keeps an integer index a (0-d) view instead of a numpy scalar copy
-    return (slice(None),) * (dim % nd) + (item, Ellipsis)
-
-
-def _index_put_self(t: Any, p: Any, out: Any, a: Any) -> Any:
-    r = np.array(t)
-    r[a[0]] = 0
-    return r
-
-
-def _index_put_values(t: Any, p: Any, out: Any, a: Any) -> Any:
-    r = np.zeros(out.shape, dtype=out.dtype)
-    r[a[0]] = t
-    return r
-
-
-def _embed(t: Any, out: Any, index: Any) -> Any:
-    r = np.zeros(out.shape, dtype=out.dtype)
-    r[index] = t
-    return r
-
-
-def _identity(t: Any, p: Any, out: Any, a: Any) -> Any:
-    return t
-
-
-def _reshape(t: Any, p: Any, out: Any, a: Any) -> Any:
-    return np.reshape(t, out.shape)
-
-
-_TABLE: dict[type[Node], tuple[Any, ...]] = {
-    ops.ADD: (_identity, lambda t, p, o, a: _alpha(t, a[0])),
-    ops.SUB: (_identity, lambda t, p, o, a: -_alpha(t, a[0])),
-    ops.RSUB: (lambda t, p, o, a: -_alpha(t, a[0]),),
-    ops.MUL: (lambda t, p, o, a: t * p[1], lambda t, p, o, a: p[0] * t),
-    ops.DIV: (lambda t, p, o, a: t / p[1], lambda t, p, o, a: -t * o / p[1]),
-    ops.NEG: (lambda t, p, o, a: -t,),
-    ops.RECIPROCAL: (lambda t, p, o, a: -t * o * o,),
-    ops.POW0: (_pow0,),
-    ops.POW1: (_pow_base, lambda t, p, o, a: _pow_exponent(t, p[0], p[1], o)),
-    ops.POW2: (lambda t, p, o, a: _pow_exponent(t, a[0], p[0], o),),
-    ops.ABS: (lambda t, p, o, a: t * np.sign(p[0]),),
-    ops.EXP: (lambda t, p, o, a: t * o,),
-    ops.LOG: (lambda t, p, o, a: t / p[0],),
-    ops.SQRT: (lambda t, p, o, a: t / (2 * o),),
-    ops.SIN: (lambda t, p, o, a: t * np.cos(p[0]),),
-    ops.COS: (lambda t, p, o, a: -t * np.sin(p[0]),),
-    ops.TANH: (lambda t, p, o, a: t * (1 - o * o),),
-    ops.SIGMOID: (lambda t, p, o, a: t * (1 - o) * o,),
-    # NOTE: relu's derivative at 0 is 0, as in its vjp
-    ops.RELU: (lambda t, p, o, a: np.where(o > 0, t, 0),),
-    ops.CLAMP: (lambda t, p, o, a: np.where(ops._clamp_mask(p[0], a[0], a[1]), t, 0),),
-    ops.CLONE: (_identity,),
-    ops.TOCOPY: (_identity,),
-    # copy_: the destination's old tangent is overwritten (zero-filled if src has none)
-    ops.COPY: (None, _identity),
-    ops.ZERO: (None,),
-    ops.FILL: (None,),
-    ops.FILL3: (None, _identity),
-    ops.INDEX_PUT: (_index_put_self, _index_put_values),
-    ops.SUM0: (lambda t, p, o, a: np.sum(t),),
-    ops.SUM1: (lambda t, p, o, a: np.sum(t, axis=_axes(a[0], t.ndim), keepdims=a[1]),),
-    ops.MEAN0: (lambda t, p, o, a: np.mean(t),),
-    ops.MEAN1: (lambda t, p, o, a: np.mean(t, axis=_axes(a[0], t.ndim), keepdims=a[1]),),
-    ops.MM: (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t),
-    ops.MV: (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t),
-    ops.DOT: (lambda t, p, o, a: np.dot(t, p[1]), lambda t, p, o, a: np.dot(p[0], t)),
-    ops.BMM: (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t),
-    ops.ADDMM: (
-        lambda t, p, o, a: _alpha(t, a[1]),
-        lambda t, p, o, a: _alpha(t @ p[2], a[0]),
-        lambda t, p, o, a: _alpha(p[1] @ t, a[0]),
-    ),
-    ops.INDEX: (lambda t, p, o, a: t[a[0]],),
-    # the select/slice backward ops that create_graph builds
-    ops.EMBED: (lambda t, p, o, a: _embed(t, o, a[0]),),
-    ops.EMBED_BACK: (lambda t, p, o, a: t[a[1]],),
-    # views: the rule returns a numpy view of the input's tangent
-    ops.VIEW: (_reshape,),
-    ops.UNSAFE_VIEW: (_reshape,),
-    ops.RESHAPE_ALIAS: (_reshape,),
-    ops.SQUEEZE0: (_reshape,),
-    ops.SQUEEZE1: (_reshape,),
-    ops.SQUEEZE4: (_reshape,),
-    ops.T: (lambda t, p, o, a: t.T,),
-    ops.TRANSPOSE: (lambda t, p, o, a: np.swapaxes(t, a[0], a[1]),),
-    ops.PERMUTE: (lambda t, p, o, a: np.transpose(t, a[0]),),
-    ops.EXPAND: (lambda t, p, o, a: np.broadcast_to(t, o.shape),),
-    ops.UNSQUEEZE: (lambda t, p, o, a: np.expand_dims(t, a[0] % o.ndim),),
-    ops.SELECT: (lambda t, p, o, a: t[_slice_index(a[0], t.ndim, a[1])],),
-    ops.SLICE: (lambda t, p, o, a: t[_slice_index(a[0], t.ndim, slice(a[1], a[2], a[3]))],),
-    ops.ALIAS: (lambda t, p, o, a: t.view(),),
-}
-# the classes whose rule returns a view of the input's tangent (kept, never copied)
-_VIEWS = frozenset(
-    (
-        ops.VIEW,
-        ops.UNSAFE_VIEW,
-        ops.RESHAPE_ALIAS,
-        ops.SQUEEZE0,
-        ops.SQUEEZE1,
-        ops.SQUEEZE4,
-        ops.T,
-        ops.TRANSPOSE,
-        ops.PERMUTE,
-        ops.EXPAND,
-        ops.UNSQUEEZE,
-        ops.SELECT,
-        ops.SLICE,
-        ops.ALIAS,
-    )
-)
-
-
-def register(cls: type[Node], rules: tuple[Any, ...], *, view: bool = False) -> None:
-    """Set `cls`'s JVP rules (one per input); `view=True` keeps the rule's result aliased."""
-    cls._jvp = rules  # type: ignore[assignment]
-    if view:
-        global _VIEWS
-        _VIEWS = _VIEWS | {cls}
-
-
-for _cls, _rules_row in _TABLE.items():
-    _cls._jvp = _rules_row  # type: ignore[assignment]

@@ -1,26 +1,26 @@
-"""Grad mode: the module-level flag ops read, and no_grad / enable_grad / set_grad_enabled."""
+"""The modes a script switches: grad mode (no_grad, enable_grad, set_grad_enabled), inference
+mode and anomaly mode (detect_anomaly, set_detect_anomaly), over the flags in `state`."""
 
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable
 from typing import Any
 
-# NOTE: a plain module attribute, read by every op as `grad_mode._enabled`: the cheapest check
-# Python allows. torch's flag is thread local; scripts here are single threaded.
-_enabled = True
-# inference_mode: tensors made while it is on are inference tensors (see Tensor.is_inference)
-_inference = False
+from detachviz.engine import errors, state
+
+# The flags themselves live in engine/state.py (`state.grad_enabled`, `state.inference`).
 
 
 def is_grad_enabled() -> bool:
     """torch.is_grad_enabled()."""
-    return _enabled
+    return state.grad_enabled
 
 
-def _set(mode: bool) -> None:
-    global _enabled
-    _enabled = bool(mode)
+def set_mode(mode: bool) -> None:
+    """Switch grad mode (what the context managers below and the backward pass use)."""
+    state.grad_enabled = bool(mode)
 
 
 class _Mode:
@@ -32,23 +32,23 @@ class _Mode:
         self._prev: list[bool] = []
 
     def __enter__(self) -> None:
-        self._prev.append(_enabled)
-        _set(self._mode)
+        self._prev.append(state.grad_enabled)
+        set_mode(self._mode)
 
     def __exit__(self, *exc: object) -> None:
-        _set(self._prev.pop())
+        set_mode(self._prev.pop())
 
     def __call__(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         mode = self._mode
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            prev = _enabled
-            _set(mode)
+            prev = state.grad_enabled
+            set_mode(mode)
             try:
                 return fn(*args, **kwargs)
             finally:
-                _set(prev)
+                set_mode(prev)
 
         return wrapper
 
@@ -87,20 +87,20 @@ class set_grad_enabled(_Mode):  # noqa: N801 - torch's name
     def __init__(self, mode: bool) -> None:
         super().__init__()
         self._mode = bool(mode)
-        self._prev.append(_enabled)
-        _set(self._mode)
+        self._prev.append(state.grad_enabled)
+        set_mode(self._mode)
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc: object) -> None:
         if self._prev:
-            _set(self._prev.pop())
+            set_mode(self._prev.pop())
 
     def __call__(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         # used as @set_grad_enabled(False): undo the eager switch, apply per call
         if self._prev:
-            _set(self._prev.pop())
+            set_mode(self._prev.pop())
         return super().__call__(fn)
 
     def clone(self) -> set_grad_enabled:
@@ -118,15 +118,13 @@ class inference_mode(_Mode):  # noqa: N801 - torch's name
         self._prev_inf: list[bool] = []
 
     def __enter__(self) -> None:
-        global _inference
         super().__enter__()
-        self._prev_inf.append(_inference)
-        _inference = self._on
+        self._prev_inf.append(state.inference)
+        state.inference = self._on
 
     def __exit__(self, *exc: object) -> None:
-        global _inference
         super().__exit__(*exc)
-        _inference = self._prev_inf.pop()
+        state.inference = self._prev_inf.pop()
 
     def __call__(self, fn: Any) -> Any:
         mode = self._on
@@ -143,4 +141,41 @@ class inference_mode(_Mode):  # noqa: N801 - torch's name
 
 
 def is_inference_mode_enabled() -> bool:
-    return _inference
+    return state.inference
+
+
+class detect_anomaly:  # noqa: N801 - torch's name
+    """Anomaly mode: switches the in-place error's hint (forward tracebacks not recorded)."""
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.check_nan = check_nan
+        self.prev = dict(state.anomaly)
+        warnings.warn(errors.ANOMALY_WARNING, UserWarning, stacklevel=2)
+
+    def __enter__(self) -> None:
+        state.anomaly.update(enabled=True, check_nan=self.check_nan)
+
+    def __exit__(self, *exc: object) -> None:
+        state.anomaly.update(self.prev)
+
+
+class set_detect_anomaly:  # noqa: N801 - torch's name
+    """Sets anomaly mode on call; restores the previous mode when used with `with`."""
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self.prev = dict(state.anomaly)
+        state.anomaly.update(enabled=bool(mode), check_nan=check_nan)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        state.anomaly.update(self.prev)
+
+
+def is_anomaly_enabled() -> bool:
+    return state.anomaly["enabled"] is True
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return state.anomaly["check_nan"] is True

@@ -14,19 +14,18 @@ from __future__ import annotations
 
 import itertools
 import weakref
+from collections import namedtuple
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from detachviz.engine import errors
 
 _SCALARS = (int, float, bool)
-# set once any non-leaf is detach_()'d: until then the engine's fast path can skip the
-# "saved tensor detached in-place" check
-DETACHED_INPLACE = [False]
 # the `_shape` of a node with several outputs (split, unbind); its `_npd` then holds one
 # (shape, numpy dtype) pair per output
 MULTI = ("multi-output",)
-_seq = itertools.count()
+# the sequence number of the next function node (the ready queue runs newest first)
+next_seq = itertools.count().__next__
 # NOTE: torch gives AccumulateGrad the highest priority in the ready queue; we order the queue
 # by -sequence number, so accumulators get numbers above every function node's.
 _acc_seq = itertools.count(1 << 62)
@@ -91,7 +90,7 @@ class SavedOutput:
 class Node:
     """A backward function. Subclasses are made from data by `node_class()`.
 
-    Class-level data (the row): `_name`, `_vjps` (one `vjp(F, g, saved, attrs)` per input,
+    Class-level data (the row): `_name`, `_vjps` (one `vjp(k, g, saved, attrs)` per input,
     or None for an input with no gradient), `_save_names`, `_save_src` (input index per saved
     tensor, -1 for the result), `_save_need` (bitmask of the inputs whose vjp uses it),
     `_attr_names`.
@@ -110,25 +109,38 @@ class Node:
         "_seq",
         "__weakref__",
     )
+    # the slots' types (annotations only: the values live in the slots)
+    next_functions: tuple[tuple[Any, int], ...]
+    _saved: Any  # tuple of saved values, () before saving, None once freed
+    _versions: tuple[int, ...]
+    _attrs: tuple[Any, ...]
+    _shape: Any  # the output's shape, or MULTI
+    _npd: Any  # the output's numpy dtype, or one (shape, dtype) per output
+    _pre_hooks: list[Any] | None
+    _hooks: list[Any] | None
+    _meta: dict[str, Any] | None
+    _seq: int
     _name = "Node"
-    _vjps: tuple[Callable[..., Any] | None, ...] = ()
+    _vjps: tuple[Any, ...] = ()  # a vjp per input (None: no gradient)
     _save_names: tuple[str, ...] = ()
     _save_src: tuple[int, ...] = ()
     _save_need: tuple[int, ...] = ()
     _attr_names: tuple[str, ...] = ()
-    _jvp: Callable[..., Any] | None = None  # forward-mode hook point (engine/forward_ad.py)
+    # the attributes as the rules read them (`a.dim`): a namedtuple class over `_attr_names`,
+    # made once per node class; `_attrs` itself stays the plain tuple the forward built
+    _Attrs: Any = None
+    # generated savers by input mask (engine/function.py), per node class
+    _savers: ClassVar[dict[int, Any]]
+    # forward mode (engine/forward_ad.py): one JVP rule per input, or one rule for all inputs;
+    # `_jvp_view`: the rule returns a view of the input's tangent, kept aliased (view ops)
+    _jvp: Any = None
+    _jvp_view = False
     # a node whose backward is not a per-input vjp table (CopySlices) sets this function:
     # `_custom(node, g, tensor_mode) -> list of gradients, one per next_functions entry`
-    _custom: Callable[..., Any] | None = None
+    _custom: Any = None  # a staticmethod, or None
 
     def name(self) -> str:
         return self._name
-
-    def __call__(self, *grads: Any) -> Any:
-        """Apply this backward function to output gradients (tensors), as torch allows."""
-        from detachviz.engine.autograd import apply_node
-
-        return apply_node(self, grads)
 
     def __dir__(self) -> list[str]:
         # NOTE: torchviz lists every attribute starting with `_saved_`; keep our own
@@ -155,7 +167,7 @@ class Node:
         """Pre hook: `fn(grad_outputs) -> tuple | None`."""
         if self._pre_hooks is None:
             self._pre_hooks = []
-        hook = _NodePreHook(fn)
+        hook = NodePreHook(fn)
         self._pre_hooks.append(hook)
         return RemovableHandle(self._pre_hooks, hook)
 
@@ -176,17 +188,9 @@ class Node:
 
     def _value_of_saved(self, k: int) -> Any:
         """The k-th saved value as a tensor object: the input itself, or for the result a
-        tensor aliasing it with this node as grad_fn (torch's unpack of a saved output)."""
-        from detachviz.engine.tensor import _scalar_tensor, _shadow_output
-
-        t = self._saved[k]
-        if t is None:
-            return None
-        if type(t) in _SCALARS:
-            return _scalar_tensor(t)
-        if self._save_src[k] < 0:
-            return _shadow_output(t, self)
-        return t
+        tensor aliasing it with this node as grad_fn (torch's unpack of a saved output).
+        Tensors are made a layer up: engine/methods.py installs `tensor.saved_value` here."""
+        raise NotImplementedError
 
     def _unpack(self, tensor_mode: bool) -> tuple[Any, ...]:
         """The saved values for the rule, after torch's checks (freed, detached in-place,
@@ -241,7 +245,7 @@ def _was_leaf(fn: Node | None) -> bool:
     return fn is None or type(fn) is AccumulateGrad
 
 
-class _NodePreHook:
+class NodePreHook:
     __slots__ = ("fn",)
 
     def __init__(self, fn: Callable[..., Any]) -> None:
@@ -269,7 +273,7 @@ class AccumulateGrad(Node):
         self._post_acc: list[Any] | None = None  # register_post_accumulate_grad_hook's hooks
 
 
-class _TensorHook:
+class TensorHook:
     """A tensor hook registered on a non-leaf (stored on its grad_fn, as torch does)."""
 
     __slots__ = ("fn", "output_nr")
@@ -279,7 +283,7 @@ class _TensorHook:
         self.output_nr = output_nr
 
 
-class _RetainGradHook:
+class RetainGradHook:
     """retain_grad(): copies the incoming gradient into the tensor's `.grad`; runs last."""
 
     __slots__ = ("ref", "output_nr")
@@ -289,7 +293,8 @@ class _RetainGradHook:
         self.output_nr = tensor._output_nr
 
 
-_CLASSES: dict[str, type[Node]] = {}
+# every node class made by node_class(), by torch name (the JVP coverage test reads it)
+NODE_CLASSES: dict[str, type[Node]] = {}
 
 
 def _saved_prop(k: int) -> property:
@@ -336,45 +341,113 @@ def _attr_prop(k: int, name: str) -> property:
     return property(get)
 
 
+class Saved(NamedTuple):
+    """One row of what a node saves: torch's name for it ('self', 'other', 'result', ...),
+    its source (`src`: the input index, or RESULT for the op's output) and the inputs whose
+    vjp reads it (`for_`): it is saved only when one of those requires grad, as torch's
+    generated code does."""
+
+    name: str
+    src: int
+    for_: tuple[int, ...]
+
+
+RESULT = -1  # `Saved.src` of the op's own output
+
+
 def node_class(
     name: str,
     vjps: tuple[Callable[..., Any] | None, ...],
-    saved: tuple[tuple[str, int, int], ...] = (),
+    saved: tuple[Saved, ...] = (),
     attrs: tuple[str, ...] = (),
     cls_name: str | None = None,
     base: type[Node] = Node,
+    jvp: Any = None,
+    jvp_view: bool = False,
+    custom: Callable[..., Any] | None = None,
 ) -> type[Node]:
     """Make (once) the node class for torch's backward name `name`.
 
-    `vjps[i](F, g, s, a)` returns the gradient for input i from the incoming gradient `g`,
-    the unpacked saved values `s` (a tuple in `saved` order) and the attributes `a`.
-    `saved` rows are `(torch_name, source, need)`: source is the input index or -1 for the
-    result; `need` is the bitmask of inputs whose vjp reads it (saved only when one of those
-    inputs requires grad, as torch's generated code does).
+    `vjps[i](k, g, s, a)` returns the gradient for input i from the incoming gradient `g`,
+    the unpacked saved values `s` (a tuple in `saved` order), the attributes `a` (in `attrs`
+    order), written with the rule kernels `k` (engine/rules.py). `saved` rows are `Saved`.
+    `custom`: a backward that is not one vjp per input, `custom(node, g, tensor_mode)` ->
+    the gradient per next_functions entry (several outputs, CopySlices).
+    `jvp`: the forward-mode rules (one per input, or one for all inputs; see forward_ad.py);
+    `jvp_view`: the output's tangent is the same view of the input's tangent (kept aliased);
+    for a multi-output view (split, unbind) that geometry is the whole rule (`jvp` None).
     """
-    if name in _CLASSES:
-        return _CLASSES[name]
+    if name in NODE_CLASSES:
+        return NODE_CLASSES[name]
     ns: dict[str, Any] = {
         "__slots__": (),
         "_name": name,
         "_vjps": vjps,
-        "_save_names": tuple(s[0] for s in saved),
-        "_save_src": tuple(s[1] for s in saved),
-        "_save_need": tuple(s[2] for s in saved),
+        "_save_names": tuple(s.name for s in saved),
+        "_save_src": tuple(s.src for s in saved),
+        "_save_need": tuple(_mask(s.for_) for s in saved),
         "_attr_names": attrs,
+        "_Attrs": namedtuple("Attrs", attrs) if attrs else None,
         "_savers": {},
+        "_jvp": jvp,
+        "_jvp_view": jvp_view,
     }
+    if custom is not None:
+        ns["_custom"] = staticmethod(custom)
     for k, s in enumerate(saved):
-        ns["_saved_" + s[0]] = _saved_prop(k)
+        ns["_saved_" + s.name] = _saved_prop(k)
     for k, a in enumerate(attrs):
         ns["_saved_" + a] = _attr_prop(k, a)
     cls = type(cls_name or name, (base,), ns)
     cls.__module__ = "torch.autograd.graph" if cls_name else __name__
-    _CLASSES[name] = cls
+    NODE_CLASSES[name] = cls
     return cls
 
 
-def new_node(cls: type[Node], edges: tuple[Any, ...], attrs: tuple[Any, ...] = ()) -> Node:
+def _mask(inputs: tuple[int, ...]) -> int:
+    m = 0
+    for i in inputs:
+        m |= 1 << i
+    return m
+
+
+def named_attrs(node: Node) -> Any:
+    """`node`'s attributes as its rules read them: by name (`a.dim`) where the class names
+    them. A namedtuple view of the same tuple, built only when a rule runs."""
+    a = node._attrs
+    named = node._Attrs
+    if named is None or not a or a.__class__ is not tuple:
+        return a  # nothing to name, or named already (constants such as alpha=1)
+    return _tuple_new(named, a)
+
+
+_tuple_new = tuple.__new__
+
+
+def set_jvp(cls: type[Node], rules: Any, *, view: bool = False) -> None:
+    """Give `cls` its forward-mode rules after the fact (when they are written below it)."""
+    cls._jvp = rules
+    cls._jvp_view = view
+
+
+class CopySlices(Node):
+    """torch's CopySlices: the base's new history after an in-place op on one of its views.
+    `_fn` is the in-place op's own node, `_view_args` the view's (size, stride, offset, base
+    shape); its backward (`_custom`) is written with the in-place ops (ops/inplace.py)."""
+
+    __slots__ = ("_fn", "_view_args")
+    _fn: Node
+    _view_args: tuple[Any, ...]
+    _name = "torch::autograd::CopySlices"
+
+
+CopySlices.__module__ = "torch.autograd.graph"
+
+
+N = TypeVar("N", bound=Node)
+
+
+def new_node(cls: type[N], edges: tuple[Any, ...], attrs: tuple[Any, ...] = ()) -> N:
     """A node with its edges set and nothing saved yet (saving is the op's job)."""
     n = cls.__new__(cls)
     n.next_functions = edges
@@ -386,5 +459,5 @@ def new_node(cls: type[Node], edges: tuple[Any, ...], attrs: tuple[Any, ...] = (
     n._pre_hooks = None
     n._hooks = None
     n._meta = None
-    n._seq = next(_seq)
+    n._seq = next_seq()
     return n

@@ -11,20 +11,9 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
+from detachviz.engine import state
 
-
-@dataclasses.dataclass
-class PrintOptions:
-    """torch's `PRINT_OPTS`: the knobs `torch.set_printoptions` turns."""
-
-    precision: int = 4
-    threshold: float = 1000
-    edgeitems: int = 3
-    linewidth: int = 80
-    sci_mode: bool | None = None
-
-
-PRINT_OPTS = PrintOptions()
+PRINT_OPTS = state.print_options  # the one options object (engine/state.py)
 
 # profile name -> (precision, threshold, edgeitems, linewidth), as torch.set_printoptions has them
 _PROFILES: dict[str, tuple[int, float, int, int]] = {
@@ -237,7 +226,7 @@ def format_tensor(
     `torch.get_default_dtype()` returns; tensors of that dtype, int64 and bool print no dtype.
     """
     if default_dtype is None:
-        default_dtype = dtypes.DEFAULT
+        default_dtype = state.default_dtype
     prefix = "tensor("
     indent = len(prefix)
     values = np.asarray(array).astype(dtype.np, copy=False)

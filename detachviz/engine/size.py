@@ -38,8 +38,9 @@ class Size(tuple):
     def __getitem__(self, key: slice) -> Size: ...
 
     def __getitem__(self, key: SupportsIndex | slice) -> int | Size:
-        out = super().__getitem__(key)
-        return Size(out) if isinstance(key, slice) else out
+        if isinstance(key, slice):
+            return Size(super().__getitem__(key))
+        return int(super().__getitem__(key))
 
     def __add__(self, other: tuple) -> Size:  # type: ignore[override]
         if not isinstance(other, tuple):

@@ -1,34 +1,41 @@
 """The Tensor: a numpy view over a shared storage, a shared version counter, autograd state.
 
-Ops (arithmetic, reductions, views, in-place) are defined in `engine/ops.py` and installed as
-methods on this class; this module owns the tensor's identity: storage and memory sharing
-(`detach()`, `.data`, views), versions, `requires_grad` / `is_leaf` / `.grad`, hooks,
-conversion to Python and numpy, and the repr.
+Ops (arithmetic, reductions, views, in-place) are defined in `engine/ops/` and installed as
+methods on this class by `engine/methods.py`; this module owns the tensor's identity: storage
+and memory sharing (`detach()`, `.data`, views, and a view's history regenerated after an
+in-place write), versions, `requires_grad` / `is_leaf` / `.grad`, hooks, conversion to Python
+and numpy, and the repr.
 """
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from weakref import ref as _weakref
 
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import errors, grad_mode, trace
-from detachviz.engine import node as _node
+from detachviz.engine import errors, state, trace
+from detachviz.engine.arrays import region, view_geometry
+from detachviz.engine.device import CPU, device
 from detachviz.engine.node import (
+    MULTI,
     AccumulateGrad,
     Node,
     RemovableHandle,
-    _RetainGradHook,
-    _TensorHook,
+    RetainGradHook,
+    TensorHook,
+    new_node,
+    node_class,
 )
+from detachviz.engine.printing import format_tensor
 from detachviz.engine.size import Size
+from detachviz.graph import vocab
 
 _ndarray = np.ndarray
-_BY_NP = {d.np: d for d in dtypes.ALL}
+BY_NP = dtypes.BY_NP
 
 
 class VersionCounter:
@@ -40,7 +47,7 @@ class VersionCounter:
         self.v = v
 
 
-class _Meta:
+class Meta:
     """Rarely used per-tensor autograd state, kept off the hot path (None until needed)."""
 
     __slots__ = (
@@ -57,7 +64,7 @@ class _Meta:
     def __init__(self) -> None:
         self.inference = False
         # views only: the view's own requires_grad flag (torch's requires_grad_ on the view);
-        # its effective requires_grad is this or its base's (see `_sync_views`)
+        # its effective requires_grad is this or its base's (see `sync_views`)
         self.own_rg = False
         # bases only: weakrefs to views made without history, whose requires_grad follows
         # this tensor's
@@ -90,9 +97,6 @@ class _Storage:
         return int(self._array.size)
 
 
-_warned_typed_storage = False
-
-
 class Tensor:
     """A torch-compatible tensor. `_data` is the numpy view of its values, `_storage` the
     array that owns the memory (shared by views, `detach()` and `.data`)."""
@@ -112,19 +116,30 @@ class Tensor:
         "_view_ver",  # views only: the version their grad_fn was made at (see _regen_view)
         "__weakref__",
     )
+    # the slots' types (annotations only: the values live in the slots)
+    _data: np.ndarray
+    _storage: np.ndarray
+    _vc: VersionCounter | None
+    _dtype: dtypes.dtype
+    _requires_grad: bool
+    _grad_fn: Node | None
+    _output_nr: int
+    _base: Tensor | None
+    _grad: Tensor | None
+    _x: Meta | None
+    _fw_tangent: Tensor | None
+    _view_ver: int | None
     __array_priority__ = 1000
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
-        # legacy constructor: torch.Tensor([1, 2]) / torch.Tensor(2, 3) / torch.Tensor()
-        from detachviz.engine.factory import legacy_new
-
-        return legacy_new(cls, dtypes.DEFAULT, args, kwargs)
+    # NOTE: the legacy constructor (torch.Tensor([1, 2]) / torch.Tensor(2, 3)), `backward`
+    # and pickling are factory and autograd behaviour: engine/methods.py installs them, with
+    # every op method.
 
     @classmethod
     def _make_subclass(cls, subclass: type, data: Tensor, require_grad: bool = False) -> Any:
         """A `subclass` instance sharing `data`'s storage, a fresh leaf (nn.Parameter uses it)."""
-        t = object.__new__(subclass)
-        _init(t, data._data, data._dtype)
+        t: Any = object.__new__(subclass)
+        init_tensor(t, data._data, data._dtype)
         t._storage = data._storage
         t._vc = data._share_vc()
         if require_grad:
@@ -157,9 +172,8 @@ class Tensor:
         return _Storage(self._storage)
 
     def storage(self) -> _Storage:
-        global _warned_typed_storage
-        if not _warned_typed_storage:
-            _warned_typed_storage = True
+        if not state.warned_typed_storage:
+            state.warned_typed_storage = True
             warnings.warn(errors.TYPED_STORAGE_WARNING, UserWarning, stacklevel=2)
         return _Storage(self._storage)
 
@@ -192,7 +206,7 @@ class Tensor:
 
     @property
     def device(self) -> device:
-        return _CPU
+        return CPU
 
     is_cuda = False
     is_sparse = False
@@ -249,7 +263,7 @@ class Tensor:
             self._meta().own_rg = value
             value = value or base._requires_grad
         self._requires_grad = value
-        _sync_views(self)
+        sync_views(self)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if self._grad_fn is not None and requires_grad:
@@ -260,13 +274,13 @@ class Tensor:
     @property
     def is_leaf(self) -> bool:
         if self._base is not None:
-            _fresh_view(self)
+            fresh_view(self)
         return self._grad_fn is None
 
     @property
     def grad_fn(self) -> Node | None:
         if self._base is not None:
-            _fresh_view(self)
+            fresh_view(self)
         return self._grad_fn
 
     @property
@@ -296,8 +310,9 @@ class Tensor:
                 )
             if value._dtype is not self._dtype:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_C_NAMES[value._dtype.name]}' "
-                    f"to a tensor with grad_dtype '{_SCALAR_NAMES[self._dtype.name]}'. The "
+                    "attempting to assign a gradient with dtype "
+                    f"'{dtypes.C_NAMES[value._dtype.name]}' to a tensor with grad_dtype "
+                    f"'{dtypes.SCALAR_NAMES[self._dtype.name]}'. The "
                     "gradient must match the tensor's grad_dtype (defaults to the tensor's "
                     "dtype). You can set the tensor's grad_dtype attribute with a specific "
                     "dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging "
@@ -318,17 +333,17 @@ class Tensor:
     def _base_tensor(self) -> Tensor | None:
         return self._base
 
-    def _meta(self) -> _Meta:
+    def _meta(self) -> Meta:
         x = self._x
         if x is None:
-            x = self._x = _Meta()
+            x = self._x = Meta()
         return x
 
     def _accumulator(self) -> AccumulateGrad:
         """This leaf's AccumulateGrad node (one per leaf, cached, as torch does)."""
         x = self._x
         if x is None:
-            x = self._x = _Meta()
+            x = self._x = Meta()
         acc = x.accumulator
         if acc is None:
             acc = x.accumulator = AccumulateGrad(self)
@@ -348,7 +363,7 @@ class Tensor:
         fn = self._grad_fn
         if fn._pre_hooks is None:
             fn._pre_hooks = []
-        fn._pre_hooks.append(_RetainGradHook(self))
+        fn._pre_hooks.append(RetainGradHook(self))
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
         if not self._requires_grad:
@@ -360,45 +375,28 @@ class Tensor:
                 m.hooks = []
                 if m.accumulator is not None:
                     m.accumulator._pre_hooks = m.hooks
-            h = _TensorHook(hook, 0)
+            h = TensorHook(hook, 0)
             m.hooks.append(h)
             return RemovableHandle(m.hooks, h)
         if fn._pre_hooks is None:
             fn._pre_hooks = []
-        h = _TensorHook(hook, self._output_nr)
+        h = TensorHook(hook, self._output_nr)
         # NOTE: retain_grad's hook always runs after user hooks (torch >= 2.0)
         n = len(fn._pre_hooks)
-        while n and type(fn._pre_hooks[n - 1]) is _RetainGradHook:
+        while n and type(fn._pre_hooks[n - 1]) is RetainGradHook:
             n -= 1
         fn._pre_hooks.insert(n, h)
         return RemovableHandle(fn._pre_hooks, h)
-
-    def backward(
-        self,
-        gradient: Tensor | None = None,
-        retain_graph: bool | None = None,
-        create_graph: bool = False,
-        inputs: Any = None,
-    ) -> None:
-        from detachviz.engine.autograd import backward
-
-        backward(
-            (self,),
-            None if gradient is None else (gradient,),
-            retain_graph,
-            create_graph,
-            inputs=inputs,
-        )
 
     # -- cuts: detach, detach_, .data -------------------------------------------------------
     def detach(self) -> Tensor:
         """A tensor sharing storage and version counter, with no history and no tangent."""
         out = object.__new__(Tensor)
-        _init(out, self._data, self._dtype)
+        init_tensor(out, self._data, self._dtype)
         out._storage = self._storage
         out._vc = self._share_vc()
         if trace.RECORDER is not None:
-            trace.RECORDER.record("detach", (self,), (out,), cut="detach")
+            trace.RECORDER.record(vocab.DETACH, (self,), (out,), cut=vocab.DETACH)
         return out
 
     def detach_(self) -> Tensor:
@@ -409,13 +407,11 @@ class Tensor:
         ref = rec.snapshot(self) if rec is not None else None
         fn = self._grad_fn
         if fn is not None:
-            _node.DETACHED_INPLACE[0] = True
+            state.detached_inplace = True
         if fn is not None and fn._pre_hooks:
             # NOTE: detach_ keeps the tensor's hooks (torch): they now run for the leaf
             mine = [
-                h
-                for h in fn._pre_hooks
-                if type(h) is _TensorHook and h.output_nr == self._output_nr
+                h for h in fn._pre_hooks if type(h) is TensorHook and h.output_nr == self._output_nr
             ]
             if mine:
                 m = self._meta()
@@ -426,19 +422,19 @@ class Tensor:
         self._requires_grad = False
         self._output_nr = 0
         self._fw_tangent = None
-        _sync_views(self)
+        sync_views(self)
         if rec is not None:
-            rec.record("detach_", (ref,), (self,), cut="detach_", inplace=True)
+            rec.record(vocab.DETACH_, (ref,), (self,), cut=vocab.DETACH_, inplace=True)
         return self
 
     @property
     def data(self) -> Tensor:
         """Same storage, fresh version counter, no history (torch's variable_data())."""
         out = object.__new__(Tensor)
-        _init(out, self._data, self._dtype)
+        init_tensor(out, self._data, self._dtype)
         out._storage = self._storage
         if trace.RECORDER is not None:
-            trace.RECORDER.record("data", (self,), (out,), cut="data")
+            trace.RECORDER.record(vocab.DATA, (self,), (out,), cut=vocab.DATA)
         return out
 
     @data.setter
@@ -521,20 +517,17 @@ class Tensor:
         return repr(self)
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
-        from detachviz.engine.printing import format_tensor
-
         fn = self._grad_fn
         name = None if fn is None else type(fn).__name__
         if self._base is not None and self._requires_grad:
             try:
-                _fresh_view(self)
+                fresh_view(self)
                 fn = self._grad_fn
                 name = None if fn is None else type(fn).__name__
             except RuntimeError:
                 name = "Invalid"  # NOTE: torch's repr of a view whose history is an error
-        tangent = self._fw_tangent
-        if tangent is not None:
-            tangent = np.asarray(getattr(tangent, "_data", tangent))
+        fw = self._fw_tangent
+        tangent = None if fw is None else np.asarray(getattr(fw, "_data", fw))
         return format_tensor(
             self._data,
             self._dtype,
@@ -547,17 +540,31 @@ class Tensor:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
         out = object.__new__(type(self))
-        _init(out, self._data.copy(), self._dtype)
+        init_tensor(out, self._data.copy(), self._dtype)
         out._requires_grad = self._requires_grad
         if self._grad is not None:
             out._grad = self._grad.__deepcopy__(memo)
         memo[id(self)] = out
         return out
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        from detachviz.engine.factory import tensor
-
-        return (tensor, (self._data.tolist(),), None)
+    if TYPE_CHECKING:
+        # The operators engine/methods.py installs, declared for the type checker only (the
+        # named methods resolve through __getattr__'s Any).
+        def __add__(self, other: Any) -> Tensor: ...
+        def __radd__(self, other: Any) -> Tensor: ...
+        def __sub__(self, other: Any) -> Tensor: ...
+        def __rsub__(self, other: Any) -> Tensor: ...
+        def __mul__(self, other: Any) -> Tensor: ...
+        def __rmul__(self, other: Any) -> Tensor: ...
+        def __truediv__(self, other: Any) -> Tensor: ...
+        def __rtruediv__(self, other: Any) -> Tensor: ...
+        def __pow__(self, other: Any) -> Tensor: ...
+        def __rpow__(self, other: Any) -> Tensor: ...
+        def __matmul__(self, other: Any) -> Tensor: ...
+        def __rmatmul__(self, other: Any) -> Tensor: ...
+        def __neg__(self) -> Tensor: ...
+        def __getitem__(self, index: Any) -> Tensor: ...
+        def __setitem__(self, index: Any, value: Any) -> None: ...
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") and name.endswith("__"):
@@ -565,62 +572,8 @@ class Tensor:
         raise AttributeError(f"Tensor.{name} is not supported by detachviz")
 
 
-# torch's two spellings of dtypes in messages: c10 type names and ScalarType names
-_C_NAMES = {
-    "float32": "float",
-    "float64": "double",
-    "float16": "c10::Half",
-    "int64": "long int",
-    "int32": "int",
-    "int16": "short int",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "bool": "bool",
-}
-_SCALAR_NAMES = {
-    "float32": "Float",
-    "float64": "Double",
-    "float16": "Half",
-    "int64": "Long",
-    "int32": "Int",
-    "int16": "Short",
-    "int8": "Char",
-    "uint8": "Byte",
-    "bool": "Bool",
-}
-
-
 def _sizes(t: Tensor) -> str:
     return "[" + ", ".join(str(d) for d in t._data.shape) + "]"
-
-
-class device:  # noqa: N801 - torch's name
-    """torch.device: only the CPU exists here."""
-
-    __slots__ = ("type", "index")
-
-    def __init__(self, type: str = "cpu", index: int | None = None) -> None:  # noqa: A002
-        if isinstance(type, device):
-            type, index = type.type, type.index
-        self.type = str(type).split(":")[0]
-        self.index = index
-
-    def __repr__(self) -> str:
-        return f"device(type='{self.type}')"
-
-    def __str__(self) -> str:
-        return self.type
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return self.type == other
-        return isinstance(other, device) and other.type == self.type
-
-    def __hash__(self) -> int:
-        return hash(self.type)
-
-
-_CPU = device("cpu")
 
 
 def _type_name(value: Any) -> str:
@@ -629,7 +582,7 @@ def _type_name(value: Any) -> str:
     return t.__name__ if mod == "builtins" else f"{mod.split('.')[0]}.{t.__name__}"
 
 
-def _init(t: Tensor, data: np.ndarray, dtype: dtypes.dtype) -> None:
+def init_tensor(t: Tensor, data: np.ndarray, dtype: dtypes.dtype) -> None:
     """Fill every slot of a fresh tensor: a leaf with no history that owns `data`."""
     t._data = data
     t._storage = data
@@ -642,33 +595,33 @@ def _init(t: Tensor, data: np.ndarray, dtype: dtypes.dtype) -> None:
     t._grad = None
     t._x = None
     t._fw_tangent = None
-    if grad_mode._inference:
-        m = t._x = _Meta()
+    if state.inference:
+        m = t._x = Meta()
         m.inference = True
 
 
-def _wrap(data: Any, dtype: dtypes.dtype | None = None) -> Tensor:
+def wrap(data: Any, dtype: dtypes.dtype | None = None) -> Tensor:
     """A new leaf owning `data` (an ndarray or numpy scalar)."""
     if type(data) is not _ndarray:
         data = np.asarray(data)
     t = object.__new__(Tensor)
-    _init(t, data, _BY_NP[data.dtype] if dtype is None else dtype)
+    init_tensor(t, data, BY_NP[data.dtype] if dtype is None else dtype)
     return t
 
 
-def _scalar_tensor(value: Any) -> Tensor:
+def scalar_tensor(value: Any) -> Tensor:
     """A python number a node saved, shown as the 0-dim tensor torch wraps it in."""
     if isinstance(value, bool):
-        return _wrap(np.array(value))
+        return wrap(np.array(value))
     if isinstance(value, int):
-        return _wrap(np.array(value, dtype=np.int64))
-    return _wrap(np.array(value, dtype=np.float64), dtypes.float64)
+        return wrap(np.array(value, dtype=np.int64))
+    return wrap(np.array(value, dtype=np.float64), dtypes.float64)
 
 
-def _shadow_output(saved: Tensor, node: Node) -> Tensor:
+def shadow_output(saved: Tensor, node: Node) -> Tensor:
     """torch's unpack of a saved output: a tensor aliasing it whose grad_fn is the node."""
     t = object.__new__(Tensor)
-    _init(t, saved._data, saved._dtype)
+    init_tensor(t, saved._data, saved._dtype)
     t._storage = saved._storage
     t._vc = saved._vc
     t._requires_grad = True
@@ -676,7 +629,7 @@ def _shadow_output(saved: Tensor, node: Node) -> Tensor:
     return t
 
 
-def _fresh_view(t: Tensor) -> None:
+def fresh_view(t: Tensor) -> None:
     """torch regenerates a view's grad_fn once its base (or another view of it) was written
     in place: the view's history becomes AsStridedBackward0 over the base's new history."""
     if not t._requires_grad:
@@ -687,7 +640,9 @@ def _fresh_view(t: Tensor) -> None:
     vc = t._vc
     cur = 0 if vc is None else vc.v
     if cur != ver:
-        if t._grad_fn is None and not t._base._requires_grad:
+        base = t._base
+        assert base is not None
+        if t._grad_fn is None and not base._requires_grad:
             return  # torch: nothing to regenerate (and nothing to refuse) yet
         # NOTE: views torch cannot rebase (its CreationMeta: made under no_grad, or one of
         # several outputs) raise instead, on every read of their history from then on
@@ -695,18 +650,16 @@ def _fresh_view(t: Tensor) -> None:
         if x is not None and x.no_grad_view:
             raise RuntimeError(errors.no_grad_view_message(t, errors.NO_GRAD_VIEW_REBASED))
         fn = t._grad_fn
-        if fn is not None and fn._shape is _node.MULTI:
+        if fn is not None and fn._shape is MULTI:
             name = errors.short_node_name(fn._name)
             raise RuntimeError(errors.MULTI_VIEW_REBASED.format(t._output_nr, name))
-        from detachviz.engine.ops import regen_view
-
         regen_view(t)
 
 
-def _edge(t: Tensor) -> tuple[Node | None, int]:
+def edge(t: Tensor) -> tuple[Node | None, int]:
     """The (node, output_nr) a gradient for `t` flows into."""
     if t._base is not None:
-        _fresh_view(t)
+        fresh_view(t)
         fn = t._grad_fn
         if fn is not None:
             return (fn, t._output_nr)
@@ -716,20 +669,20 @@ def _edge(t: Tensor) -> tuple[Node | None, int]:
         x = t._x
         if t._requires_grad and x is not None and x.own_rg:
             return (t._accumulator(), 0)
-        return _NO_EDGE
+        return NO_EDGE
     fn = t._grad_fn
     if fn is not None:
         return (fn, t._output_nr)
     if t._requires_grad:
         return (t._accumulator(), 0)
-    return _NO_EDGE
+    return NO_EDGE
 
 
-def _track_view(base: Tensor, view: Tensor) -> None:
+def track_view(base: Tensor, view: Tensor) -> None:
     """Remember a view made without history: its requires_grad follows `base`'s."""
     m = base._x
     if m is None:
-        m = base._x = _Meta()
+        m = base._x = Meta()
     views = m.views
     if views is None:
         m.views = [_weakref(view)]
@@ -739,7 +692,7 @@ def _track_view(base: Tensor, view: Tensor) -> None:
     views.append(_weakref(view))
 
 
-def _sync_views(base: Tensor) -> None:
+def sync_views(base: Tensor) -> None:
     """After `base`'s requires_grad changed: views without history follow it (torch's view
     requires_grad() is its own flag or its base's)."""
     m = base._x
@@ -753,13 +706,54 @@ def _sync_views(base: Tensor) -> None:
             v._requires_grad = rg or (x is not None and x.own_rg)
 
 
-_NO_EDGE = (None, 0)
+NO_EDGE = (None, 0)
 
 
-def _set_grad_mode_hint() -> bool:
-    return grad_mode._enabled
+# the history torch gives a view read after an in-place write of its base (or another view of
+# it): a strided window of the base's new history
+AS_STRIDED = node_class(
+    "AsStridedBackward0",
+    (
+        lambda k, g, s, a: k.as_strided_backward(
+            g, a.self_sym_sizes, a.size, a.stride, a.storage_offset
+        ),
+    ),
+    attrs=("size", "stride", "storage_offset", "self_sym_sizes"),
+    # the same window of the (contiguous) input's tangent
+    jvp=(
+        lambda t, p, o, a: np.array(
+            region(np.ascontiguousarray(t), a.size, a.stride, a.storage_offset)
+        ),
+    ),
+)
 
 
-# The op methods (arithmetic, views, in-place, ...) are installed on Tensor by engine/ops.py,
-# which in turn loads the op modules built on it (joining.py, reductions.py).
-from detachviz.engine import ops as _ops  # noqa: E402,F401
+def regen_view(t: Tensor) -> None:
+    """Give view `t` a fresh AsStridedBackward0 over its base's current history."""
+    base = t._base
+    assert base is not None and t._vc is not None
+    t._view_ver = t._vc.v
+    if not base._requires_grad and t._grad_fn is None:
+        return
+    # NOTE: a view with a history gets one even if its base no longer requires grad (base
+    # detach_()'ed): torch's AsStridedBackward0 then has no next edge
+    size, stride, offset, base_shape = view_geometry(t)
+    node = new_node(AS_STRIDED, (edge(base),), (size, stride, offset, base_shape))
+    node._shape = t._data.shape
+    node._npd = t._data.dtype
+    t._grad_fn = node
+    t._output_nr = 0
+
+
+def saved_value(node: Node, k: int) -> Any:
+    """`node`'s k-th saved value as a tensor object: the input itself, a python number as the
+    0-dim tensor torch wraps it in, or for the result a tensor aliasing it with `node` as
+    grad_fn (torch's unpack of a saved output). Installed as `Node._value_of_saved`."""
+    t = node._saved[k]
+    if t is None:
+        return None
+    if type(t) in (int, float, bool):
+        return scalar_tensor(t)
+    if node._save_src[k] < 0:
+        return shadow_output(t, node)
+    return t

@@ -14,12 +14,14 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from detachviz.engine import grad_mode
+from detachviz.engine import state
+from detachviz.engine.node import SavedVariable
+from detachviz.graph import vocab
 
 _new = object.__new__
 
 # The cut mechanisms, as they appear in graph edges and in `detachviz grad` reasons.
-CUTS = ("detach", "detach_", "data", "no_grad", "copy")
+CUTS = vocab.CUT_NAMES
 
 
 class Ref:
@@ -89,8 +91,6 @@ class Record:
         """SavedVariable objects for what this op's backward node saved (even after backward)."""
         if self._saved_raw is None:
             return ()
-        from detachviz.engine.node import SavedVariable
-
         node, raw = self._saved_raw
         out = []
         for k, value in enumerate(raw):
@@ -166,7 +166,7 @@ class Recorder:
                     ref.producer = None if old is None else old.producer
                     refs[key] = x = ref
             ins.append(x)
-        ge = grad_mode._enabled
+        ge = state.grad_enabled
         if cut is None and not ge:
             # NOTE: an in-place write into a tensor that requires grad (an optimizer step,
             # nn.init) cuts nothing of the target itself; only what flows in from the others.
@@ -178,7 +178,7 @@ class Recorder:
         line = None
         script = self.script
         if script is not None:
-            frame = sys._getframe(1)
+            frame: Any = sys._getframe(1)
             while frame is not None:
                 if frame.f_code.co_filename == script:
                     line = frame.f_lineno

@@ -13,7 +13,7 @@ class Dropout(Module):
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
-        F._check_p(p)
+        F.check_dropout_p(p)
         self.p = p
         self.inplace = inplace
 

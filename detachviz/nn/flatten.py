@@ -51,7 +51,7 @@ def unflatten(input: Any, dim: int, sizes: Any) -> Any:
 class Unflatten(Module):
     """torch.nn.Unflatten: dim `dim` becomes `unflattened_size`."""
 
-    def __init__(self, dim: int | str, unflattened_size: Any) -> None:
+    def __init__(self, dim: int, unflattened_size: Any) -> None:
         super().__init__()
         self.dim = dim
         self.unflattened_size = unflattened_size

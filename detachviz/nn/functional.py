@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from detachviz import torch as T
+from detachviz.engine.ops import loss as fused
 
 Tensor = Any  # annotation alias: the engine's Tensor, as the torch namespace exposes it
 
@@ -99,7 +100,7 @@ def log_softmax(
     return input.log_softmax(dim)
 
 
-def _check_p(p: float) -> None:
+def check_dropout_p(p: float) -> None:
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
@@ -108,7 +109,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     """torch's at::dropout on CPU: the input itself when p == 0, not training or empty;
     otherwise input * mask (MulBackward0), mask = bernoulli(1 - p) / (1 - p) (zeros for p=1).
     NOTE: the mask is a constant made from random numbers, so no graph edge leads to it."""
-    _check_p(p)
+    check_dropout_p(p)
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:
@@ -141,7 +142,7 @@ def mse_loss(
         )
     enum = _reduction_enum(reduction)
     if weight is None:
-        return T._C._nn.mse_loss(input, target, enum)
+        return fused.mse_loss(input, target, enum)
     diff = input - target
     return _reduce(diff * diff * weight, reduction)  # torch: a composite when weighted
 
@@ -175,7 +176,7 @@ def binary_cross_entropy(
         )
     if weight is not None:
         weight = weight.expand(*np.broadcast_shapes(tuple(target.shape), tuple(weight.shape)))
-    return T._C._nn.binary_cross_entropy(input, target, weight, enum)
+    return fused.binary_cross_entropy(input, target, weight, enum)
 
 
 def binary_cross_entropy_with_logits(
@@ -212,7 +213,7 @@ def nll_loss(
     """-input[n, target[n]], weighted, ignoring ignore_index; torch's grad_fn is NllLossBackward0.
     NOTE: 'mean' divides by the summed weights of the non-ignored targets, as torch does."""
     enum = _reduction_enum(reduction)
-    return T._C._nn.nll_loss_nd(input, target, weight, enum, ignore_index)
+    return fused.nll_loss_nd(input, target, weight, enum, ignore_index)
 
 
 def cross_entropy(

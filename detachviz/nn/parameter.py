@@ -20,7 +20,7 @@ class Parameter(T.Tensor):
     def __repr__(self) -> str:  # type: ignore[override]
         return "Parameter containing:\n" + super().__repr__()
 
-    __str__ = __repr__
+    __str__ = __repr__  # type: ignore[assignment]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Parameter:
         if id(self) in memo:

@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
-import numpy as np
-
-from detachviz.engine import bce_loss as _bce
-from detachviz.engine import closeness as _close
 from detachviz.engine import dtype as _dt
 from detachviz.engine import factory as _f
 from detachviz.engine import grad_mode as _gm
-from detachviz.engine import joining as _join
-from detachviz.engine import loss as _loss
-from detachviz.engine import ops as _ops
-from detachviz.engine import post_accumulate as _post_accumulate  # noqa: F401 - installs
-from detachviz.engine import reductions as _red
-from detachviz.engine import statistics as _stats
+from detachviz.engine import namespace as _ns
+from detachviz.engine import printing as _printing
+from detachviz.engine.device import device as device
+from detachviz.engine.factory import Generator as Generator
+from detachviz.engine.ops import arith as _arith
+from detachviz.engine.ops import compare as _cmp
+from detachviz.engine.ops import join as _join
+from detachviz.engine.ops import linalg as _linalg
+from detachviz.engine.ops import loss as _loss
+from detachviz.engine.ops import reduce as _red
+from detachviz.engine.ops import stats as _stats
+from detachviz.engine.ops import unary as _unary
+from detachviz.engine.ops import view as _view
+from detachviz.engine.promote import result_type as result_type
 from detachviz.engine.size import Size
 from detachviz.engine.tensor import Tensor
 
@@ -85,65 +86,64 @@ initial_seed = _f.initial_seed
 seed = _f.seed
 
 # ops as functions
-add = _ops.add
-sub = _ops.sub
-subtract = _ops.sub
-mul = _ops.mul
-multiply = _ops.mul
-div = _ops.div
-divide = _ops.div
-true_divide = _ops.div
-pow = _ops.pow  # noqa: A001
-neg = _ops.neg
-negative = _ops.neg
-abs = _ops.abs  # noqa: A001
-absolute = _ops.abs
-exp = _ops.exp
-log = _ops.log
-sqrt = _ops.sqrt
-sin = _ops.sin
-cos = _ops.cos
-tanh = _ops.tanh
-sigmoid = _ops.sigmoid
-relu = _ops.relu
-clamp = _ops.clamp
-clip = _ops.clamp
-reciprocal = _ops.reciprocal
-clone = _ops.clone
-sum = _ops.sum  # noqa: A001
-mean = _ops.mean
-matmul = _ops.matmul
-mm = _ops.mm
-addmm = _ops.addmm
-dot = _ops.matmul
-mv = _ops.matmul
-t = _ops.t
-transpose = _ops.transpose
-permute = _ops.permute
-reshape = _ops.reshape
-flatten = _ops.flatten
-squeeze = _ops.squeeze
-unsqueeze = _ops.unsqueeze
-eq = _ops.eq
-ne = _ops.ne
-lt = _ops.lt
-le = _ops.le
-gt = _ops.gt
-ge = _ops.ge
-result_type = _ops.result_type
-split = _ops.split
-chunk = _ops.chunk
-unbind = _ops.unbind
-narrow = _ops.narrow
-isnan = _ops.isnan
-isinf = _ops.isinf
-isfinite = _ops.isfinite
-logical_not = _ops.logical_not
-any = _ops.any_  # noqa: A001
-all = _ops.all_  # noqa: A001
-equal = _ops.equal
-allclose = _ops.allclose
-isclose = _close.isclose
+add = _arith.add
+sub = _arith.sub
+subtract = _arith.sub
+mul = _arith.mul
+multiply = _arith.mul
+div = _arith.div
+divide = _arith.div
+true_divide = _arith.div
+pow = _arith.pow  # noqa: A001
+neg = _arith.neg
+negative = _arith.neg
+abs = _unary.abs  # noqa: A001
+absolute = _unary.abs
+exp = _unary.exp
+log = _unary.log
+sqrt = _unary.sqrt
+sin = _unary.sin
+cos = _unary.cos
+tanh = _unary.tanh
+sigmoid = _unary.sigmoid
+relu = _unary.relu
+clamp = _unary.clamp
+clip = _unary.clamp
+reciprocal = _arith.reciprocal
+clone = _unary.clone
+sum = _red.sum  # noqa: A001
+mean = _red.mean
+matmul = _linalg.matmul
+mm = _linalg.mm
+addmm = _linalg.addmm
+dot = _linalg.matmul
+mv = _linalg.matmul
+t = _view.t
+transpose = _view.transpose
+permute = _view.permute
+reshape = _view.reshape
+flatten = _view.flatten
+squeeze = _view.squeeze
+unsqueeze = _view.unsqueeze
+eq = _cmp.eq
+ne = _cmp.ne
+lt = _cmp.lt
+le = _cmp.le
+gt = _cmp.gt
+ge = _cmp.ge
+split = _view.split
+chunk = _view.chunk
+unbind = _view.unbind
+narrow = _view.narrow
+isnan = _cmp.isnan
+isinf = _cmp.isinf
+isfinite = _cmp.isfinite
+logical_not = _cmp.logical_not
+any = _cmp.any_  # noqa: A001
+all = _cmp.all_  # noqa: A001
+equal = _cmp.equal
+allclose = _cmp.allclose
+isclose = _cmp.isclose
 std = _stats.std
 var = _stats.var
 norm = _stats.norm
@@ -163,98 +163,24 @@ concat = _join.cat
 concatenate = _join.cat
 stack = _join.stack
 where = _join.where
-bmm = _join.bmm
+bmm = _linalg.bmm
 masked_fill = _join.masked_fill
-binary_cross_entropy_with_logits = _bce.binary_cross_entropy_with_logits
+binary_cross_entropy_with_logits = _loss.binary_cross_entropy_with_logits
 
 
-def is_anomaly_enabled() -> bool:
-    from detachviz.engine.errors import ANOMALY
-
-    return ANOMALY["enabled"] is True
-
-
-def is_anomaly_check_nan_enabled() -> bool:
-    from detachviz.engine.errors import ANOMALY
-
-    return ANOMALY["check_nan"] is True
-
-
-def is_tensor(obj: Any) -> bool:
-    return isinstance(obj, Tensor)
-
-
-def is_floating_point(t: Tensor) -> bool:
-    return t._dtype.is_floating_point
-
-
-def numel(t: Tensor) -> int:
-    return t.numel()
-
-
-def get_default_dtype() -> _dt.dtype:
-    return _dt.DEFAULT
-
-
-def set_default_dtype(d: _dt.dtype) -> None:
-    if not isinstance(d, _dt.dtype) or not d.is_floating_point:
-        raise TypeError("only floating-point types are supported as the default type")
-    _dt.DEFAULT = d
-
-
-def is_storage(obj: Any) -> bool:
-    return False
-
-
-def promote_types(a: _dt.dtype, b: _dt.dtype) -> _dt.dtype:
-    return _ops._promote_pair(a, b)
-
-
-def set_printoptions(*args: Any, **kwargs: Any) -> None:
-    from detachviz.engine.printing import set_printoptions as _set
-
-    _set(*args, **kwargs)
-
-
-from detachviz.engine.factory import Generator as Generator  # noqa: E402
-from detachviz.engine.tensor import device as device  # noqa: E402
-
-
-class _Cuda:
-    @staticmethod
-    def is_available() -> bool:
-        return False
-
-    @staticmethod
-    def device_count() -> int:
-        return 0
-
-    @staticmethod
-    def manual_seed(seed: Any) -> None:
-        return None
-
-    manual_seed_all = manual_seed
-
-
-cuda = _Cuda()
-
-
-class _NN:
-    """torch._C._nn: the fused ops torch.nn.functional calls."""
-
-    mse_loss = staticmethod(_loss.mse_loss)
-    nll_loss_nd = staticmethod(_loss.nll_loss_nd)
-    binary_cross_entropy = staticmethod(_bce.binary_cross_entropy)
-
-
-class _CModule:
-    """torch._C, as far as scripts and nn reach into it."""
-
-    _nn = _NN()
-
-
-_C = _CModule()
-np_ = np  # internal alias (keeps `np` out of torch's public names below)
+# the rest of the namespace
+is_anomaly_enabled = _gm.is_anomaly_enabled
+is_anomaly_check_nan_enabled = _gm.is_anomaly_check_nan_enabled
+is_tensor = _ns.is_tensor
+is_floating_point = _ns.is_floating_point
+numel = _ns.numel
+get_default_dtype = _ns.get_default_dtype
+set_default_dtype = _ns.set_default_dtype
+is_storage = _ns.is_storage
+promote_types = _ns.promote_types
+set_printoptions = _printing.set_printoptions
+cuda = _ns.cuda
+_C = _ns.C
 
 # lazily imported submodules (written elsewhere; a missing one must not break `import torch`)
 _SUBMODULES = {
@@ -262,27 +188,6 @@ _SUBMODULES = {
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
 }
-
-
-def __getattr__(name: str) -> Any:
-    target = _SUBMODULES.get(name)
-    if target is not None:
-        mod = importlib.import_module(target)
-        globals()[name] = mod
-        return mod
-    if name.startswith("__"):
-        raise AttributeError(name)
-    # torch exposes most tensor methods as functions too: torch.detach(x), torch.exp_(x)
-    method = getattr(Tensor, name, None) if not name.startswith("_") else None
-    if callable(method) and not isinstance(method, property):
-
-        def function(input: Tensor, *args: Any, **kwargs: Any) -> Any:  # noqa: A002
-            return getattr(input, name)(*args, **kwargs)
-
-        function.__name__ = name
-        globals()[name] = function
-        return function
-    raise AttributeError(f"torch.{name} is not supported by detachviz")
-
+__getattr__ = _ns.module_getattr(globals(), "torch", _SUBMODULES, methods=True)
 
 __all__ = ["Tensor", "Size", "tensor", "ones", "zeros", "no_grad"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import detachviz.torch as dv
-from detachviz.engine import session
+from detachviz.engine import state as session
 
 # expression on a torch namespace -> the dtype it makes under a float64 default
 EXPRESSIONS = {

@@ -9,7 +9,7 @@ import pytest
 
 import detachviz.torch as torch
 from detachviz.engine import forward_ad as fwad
-from detachviz.engine import ops
+from detachviz.engine import function, state
 
 RNG = np.random.default_rng(5)
 
@@ -201,7 +201,7 @@ def test_unpack_dual_outside_a_level_and_after_exit():
         y = fwad.make_dual(x, torch.tensor([3.0])) * 2
         assert fwad.unpack_dual(y).tangent.tolist() == [6.0]
     assert fwad.unpack_dual(y).tangent is None and y._fw_tangent is None
-    assert ops._FW is None  # no level: the ops pay one `if` and nothing else
+    assert state.fw_hooks is None  # no level: the ops pay one `if` and nothing else
 
 
 def test_dual_level_works_as_a_decorator_and_allows_reentry():
@@ -211,7 +211,7 @@ def test_dual_level_works_as_a_decorator_and_allows_reentry():
 
     assert f(torch.zeros(1)).tolist() == [1.0]
     assert f(torch.zeros(1)).tolist() == [1.0]
-    assert fwad._current_level == -1
+    assert state.fw_level == -1
 
 
 def test_torch_autograd_forward_ad_attribute_is_this_module():
@@ -285,7 +285,7 @@ def _raise(t, i):
 @pytest.mark.parametrize("i", range(len(ERRORS)))
 def test_errors_use_torch_wording(i):
     assert str(_raise(torch, i).value) == ERRORS[i][3]
-    assert fwad._current_level == -1
+    assert state.fw_level == -1
 
 
 @pytest.mark.parametrize("i", range(len(ERRORS)))
@@ -300,7 +300,7 @@ def test_an_op_without_a_jvp_rule_refuses_instead_of_dropping_the_tangent():
     with fwad.dual_level():
         x = fwad.make_dual(torch.ones(2), torch.ones(2))
         with pytest.raises(NotImplementedError, match="DetachvizTestNoJvpBackward0"):
-            ops._apply(cls, "nojvp", (x,), x._data * 2)
+            function.apply(cls, "nojvp", (x,), x._data * 2)
 
 
 # --- cuts -----------------------------------------------------------------------------------

@@ -1,6 +1,5 @@
-"""Joining and selecting ops: cat/concat, stack, where, masked_fill and bmm, with their backward
-nodes (CatBackward0, StackBackward0, WhereBackward0, MaskedFillBackward0/1, BmmBackward0) and
-JVP rules.
+"""Joining and selecting ops: cat/concat, stack, where and masked_fill, with their backward
+nodes (CatBackward0, StackBackward0, WhereBackward0, MaskedFillBackward0/1) and JVP rules.
 
 cat and stack take any number of inputs, so their backward is a `_custom` function (one
 gradient per input: a slice or a select of `g`, written with indexing so it runs on numpy
@@ -16,9 +15,12 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import ops
-from detachviz.engine.node import Node, node_class
-from detachviz.engine.ops import _apply
+from detachviz.engine.function import (
+    apply,
+    inplace,
+)
+from detachviz.engine.node import Node, node_class, set_jvp
+from detachviz.engine.promote import promote_pair, result_type
 from detachviz.engine.tensor import Tensor
 
 
@@ -55,7 +57,7 @@ def _tensors(name: str, tensors: Any) -> tuple[Tensor, ...]:
 def _common_dtype(tensors: tuple[Tensor, ...]) -> dtypes.dtype:
     dt = tensors[0]._dtype
     for t in tensors[1:]:
-        dt = ops._promote_pair(dt, t._dtype)
+        dt = promote_pair(dt, t._dtype)
     return dt
 
 
@@ -89,13 +91,12 @@ def _cat_jvp(tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> An
         for t, x in zip(tans, p)
         if not _skipped(np.shape(x), nd)
     ]
-    return np.concatenate(parts, axis=a[0])
+    return np.concatenate(parts, axis=a.dim)
 
 
 # attrs are (dim, sizes); torch exposes only `_saved_dim`
-CAT = node_class("CatBackward0", (), attrs=("dim",))
-CAT._custom = staticmethod(_cat_backward)  # type: ignore[assignment]
-CAT._jvp = _cat_jvp  # type: ignore[assignment]
+CAT = node_class("CatBackward0", (), attrs=("dim",), custom=_cat_backward)
+set_jvp(CAT, _cat_jvp)
 
 
 def cat(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
@@ -123,7 +124,7 @@ def cat(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
     dt = _common_dtype(ts)
     data = np.concatenate([t._data.astype(dt.np, copy=False) for _, t in real], axis=d)
     sizes = tuple(t._data.shape for t in ts)
-    return _apply(CAT, "cat", ts, data, dt, (d, sizes))
+    return apply(CAT, "cat", ts, data, dt, (d, sizes))
 
 
 # --------------------------------------------------------------------------------------------
@@ -137,12 +138,11 @@ def _stack_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
 
 def _stack_jvp(tans: list[Any], p: tuple[Any, ...], out: np.ndarray, a: Any) -> Any:
     parts = [np.zeros(np.shape(x), out.dtype) if t is None else t for t, x in zip(tans, p)]
-    return np.stack(parts, axis=a[0])
+    return np.stack(parts, axis=a.dim)
 
 
-STACK = node_class("StackBackward0", (), attrs=("dim",))
-STACK._custom = staticmethod(_stack_backward)  # type: ignore[assignment]
-STACK._jvp = _stack_jvp  # type: ignore[assignment]
+STACK = node_class("StackBackward0", (), attrs=("dim",), custom=_stack_backward)
+set_jvp(STACK, _stack_jvp)
 
 
 def stack(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
@@ -157,7 +157,7 @@ def stack(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
     d = _dim(dim, len(shape0) + 1)
     dt = _common_dtype(ts)
     data = np.stack([t._data.astype(dt.np, copy=False) for t in ts], axis=d)
-    return _apply(STACK, "stack", ts, data, dt, (d,))
+    return apply(STACK, "stack", ts, data, dt, (d,))
 
 
 # --------------------------------------------------------------------------------------------
@@ -166,14 +166,17 @@ def stack(tensors: Any, dim: int = 0, *, out: Any = None) -> Tensor:
 WHERE = node_class(
     "WhereBackward0",
     (
-        lambda F, g, s, a: F.where0(a[0]._data, g),
-        lambda F, g, s, a: F.where0(~a[0]._data, g),
+        lambda k, g, s, a: k.where0(a.condition._data, g),
+        lambda k, g, s, a: k.where0(~a.condition._data, g),
     ),
     attrs=("condition",),
 )
-WHERE._jvp = (  # type: ignore[assignment]
-    lambda t, p, o, a: np.where(a[0]._data, t, 0),
-    lambda t, p, o, a: np.where(a[0]._data, 0, t),
+set_jvp(
+    WHERE,
+    (
+        lambda t, p, o, a: np.where(a.condition._data, t, 0),
+        lambda t, p, o, a: np.where(a.condition._data, 0, t),
+    ),
 )
 
 
@@ -181,7 +184,7 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:  # no
     """torch.where(cond, x, y); torch.where(cond) is cond.nonzero(as_tuple=True)."""
     if input is None and other is None:
         return tuple(
-            _apply(None, "nonzero", (condition,), np.asarray(i, np.int64), dtypes.int64)
+            apply(None, "nonzero", (condition,), np.asarray(i, np.int64), dtypes.int64)
             for i in np.nonzero(condition._data)
         )
     if condition._dtype is not dtypes.bool_:
@@ -189,53 +192,34 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:  # no
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{condition._dtype.legacy.replace('Tensor', '')}"
         )
-    dt = ops.result_type(input, other)
+    dt = result_type(input, other)
     xd = input._data if isinstance(input, Tensor) else input
     yd = other._data if isinstance(other, Tensor) else other
     data = np.where(condition._data, xd, yd).astype(dt.np, copy=False)
-    return _apply(WHERE, "where", (input, other), data, dt, (condition,))
-
-
-# --------------------------------------------------------------------------------------------
-# bmm (the node lives in ops.py: batched matmul decomposes into it)
-# --------------------------------------------------------------------------------------------
-def bmm(x: Tensor, y: Tensor) -> Tensor:
-    xd, yd = x._data, y._data
-    if xd.ndim != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
-    if yd.ndim != 3:
-        raise RuntimeError("batch2 must be a 3D tensor")
-    if xd.shape[0] != yd.shape[0] or xd.shape[2] != yd.shape[1]:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{xd.shape[0]}, {xd.shape[2]}] but got: [{yd.shape[0]}, {yd.shape[1]}]."
-        )
-    if x._dtype is not y._dtype:
-        raise RuntimeError(
-            f"expected scalar type {x._dtype.legacy.replace('Tensor', '')} but found "
-            f"{y._dtype.legacy.replace('Tensor', '')}"
-        )
-    return _apply(ops.BMM, "bmm", (x, y), np.matmul(xd, yd), x._dtype)
+    return apply(WHERE, "where", (input, other), data, dt, (condition,))
 
 
 # --------------------------------------------------------------------------------------------
 # masked_fill / masked_fill_ (value a number: MaskedFillBackward0; a 0-dim tensor: ...1)
 # --------------------------------------------------------------------------------------------
 MASKED_FILL0 = node_class(
-    "MaskedFillBackward0", (lambda F, g, s, a: F.where0(~a[0]._data, g),), attrs=("mask",)
+    "MaskedFillBackward0", (lambda k, g, s, a: k.where0(~a.mask._data, g),), attrs=("mask",)
 )
-MASKED_FILL0._jvp = (lambda t, p, o, a: np.where(a[0]._data, 0, t),)  # type: ignore[assignment]
+set_jvp(MASKED_FILL0, (lambda t, p, o, a: np.where(a.mask._data, 0, t),))
 MASKED_FILL1 = node_class(
     "MaskedFillBackward1",
     (
-        lambda F, g, s, a: F.where0(~a[0]._data, g),
-        lambda F, g, s, a: F.reshape(F.sum_to(F.where0(a[0]._data, g), ()), ()),
+        lambda k, g, s, a: k.where0(~a.mask._data, g),
+        lambda k, g, s, a: k.reshape(k.sum_to(k.where0(a.mask._data, g), ()), ()),
     ),
     attrs=("mask",),
 )
-MASKED_FILL1._jvp = (  # type: ignore[assignment]
-    lambda t, p, o, a: np.where(a[0]._data, 0, t),
-    lambda t, p, o, a: np.where(a[0]._data, t, 0),
+set_jvp(
+    MASKED_FILL1,
+    (
+        lambda t, p, o, a: np.where(a.mask._data, 0, t),
+        lambda t, p, o, a: np.where(a.mask._data, t, 0),
+    ),
 )
 
 
@@ -259,21 +243,9 @@ def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:
     v, others, cls = _mask_value(x, mask, value)
     data = np.where(mask._data, np.asarray(v).astype(x._data.dtype), x._data)
     data = np.array(np.broadcast_to(data, x._data.shape))
-    return _apply(cls, "masked_fill", (x, *others), data, x._dtype, (mask,))
+    return apply(cls, "masked_fill", (x, *others), data, x._dtype, (mask,))
 
 
 def masked_fill_(x: Tensor, mask: Tensor, value: Any) -> Tensor:
     v, others, cls = _mask_value(x, mask, value)
-    return ops._inplace(
-        x, "masked_fill_", cls, lambda a: np.where(mask._data, v, a), others, (mask,)
-    )
-
-
-def _install() -> None:
-    Tensor.where = lambda x, condition, y: where(condition, x, y)  # type: ignore[attr-defined]
-    Tensor.bmm = bmm  # type: ignore[attr-defined]
-    Tensor.masked_fill = masked_fill  # type: ignore[attr-defined]
-    Tensor.masked_fill_ = masked_fill_  # type: ignore[attr-defined]
-
-
-_install()
+    return inplace(x, "masked_fill_", cls, lambda a: np.where(mask._data, v, a), others, (mask,))

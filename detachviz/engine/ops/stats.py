@@ -15,9 +15,14 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import ops
-from detachviz.engine.node import node_class
-from detachviz.engine.tensor import Tensor
+from detachviz.engine.arrays import (
+    norm_dims,
+)
+from detachviz.engine.function import (
+    apply,
+)
+from detachviz.engine.node import RESULT, Saved, node_class, set_jvp
+from detachviz.engine.tensor import Tensor, wrap
 
 
 # --------------------------------------------------------------------------------------------
@@ -30,7 +35,7 @@ def _np(v: Any) -> Any:
 def _const(v: Any, like: Any) -> Any:
     """A constant (no graph) of like's kind and dtype."""
     arr = np.asarray(v, dtype=_np(like).dtype)
-    return ops._wrap(arr) if isinstance(like, Tensor) else arr
+    return wrap(arr) if isinstance(like, Tensor) else arr
 
 
 def _axes(nd: int, dims: tuple[int, ...] | None) -> tuple[int, ...]:
@@ -67,7 +72,7 @@ def _masked(v: Any, mask: Any) -> Any:
     if not mask.any():
         return v
     if isinstance(v, Tensor):
-        return v.masked_fill(ops._wrap(np.broadcast_to(mask, v._data.shape).copy()), 0.0)
+        return v.masked_fill(wrap(np.broadcast_to(mask, v._data.shape).copy()), 0.0)
     return np.where(mask, v.dtype.type(0), v)
 
 
@@ -130,9 +135,9 @@ def _norm_g(g: Any, x: Any, res: Any, dims: Any, p: float) -> Any:
 def _vjp(rule_g: Any, with_result: bool) -> Any:
     """The attrs are (dim, keepdim, extra) and the saved values (self[, result])."""
 
-    def rule(F: Any, g: Any, s: Any, a: Any) -> Any:
+    def rule(k: Any, g: Any, s: Any, a: Any) -> Any:
         x = s[0]
-        dims, keepdim, extra = a[0], a[1], a[2]
+        dims, keepdim, extra = a
         shape = tuple(_np(x).shape)
         res = _kept(s[1], shape, dims, keepdim) if with_result else None
         with np.errstate(all="ignore"):
@@ -143,7 +148,7 @@ def _vjp(rule_g: Any, with_result: bool) -> Any:
 
 def _jvp(rule_g: Any) -> Any:
     def rule(t: Any, p: Any, out: Any, a: Any) -> Any:
-        dims, keepdim, extra = a[0], a[1], a[2]
+        dims, keepdim, extra = a
         res = _kept(out, p[0].shape, dims, keepdim)
         one = np.ones(res.shape, dtype=out.dtype)
         return _rsum(t * rule_g(one, p[0], res, dims, extra), dims, keepdim)
@@ -155,24 +160,24 @@ def _jvp(rule_g: Any) -> Any:
 STD = node_class(
     "StdBackward0",
     (_vjp(_std_g, True),),
-    saved=(("self", 0, 1), ("result", -1, 1)),
+    saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("dim", "keepdim", "correction"),
 )
-STD._jvp = (_jvp(_std_g),)  # type: ignore[assignment]
+set_jvp(STD, (_jvp(_std_g),))
 VAR = node_class(
     "VarBackward0",
     (_vjp(_var_g, False),),
-    saved=(("self", 0, 1),),
+    saved=(Saved("self", 0, (0,)),),
     attrs=("dim", "keepdim", "correction"),
 )
-VAR._jvp = (_jvp(_var_g),)  # type: ignore[assignment]
+set_jvp(VAR, (_jvp(_var_g),))
 NORM = node_class(
     "LinalgVectorNormBackward0",
     (_vjp(_norm_g, True),),
-    saved=(("self", 0, 1), ("result", -1, 1)),
+    saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("dim", "keepdim", "ord"),
 )
-NORM._jvp = (_jvp(_norm_g),)  # type: ignore[assignment]
+set_jvp(NORM, (_jvp(_norm_g),))
 
 
 # --------------------------------------------------------------------------------------------
@@ -181,7 +186,7 @@ NORM._jvp = (_jvp(_norm_g),)  # type: ignore[assignment]
 def _dims(x: Tensor, dim: Any) -> tuple[int, ...] | None:
     if dim is None:
         return None
-    return ops._norm_dims(dim, x._data.ndim)
+    return norm_dims(dim, x._data.ndim)
 
 
 def _np_axes(x: Tensor, dims: tuple[int, ...] | None) -> Any:
@@ -230,7 +235,7 @@ def var(
     dim, correction = _resolve(dim, unbiased, correction)
     dims = _dims(x, dim)
     data = _var_value("var", x, dims, correction, keepdim)
-    return ops._apply(VAR, "var", (x,), data, x._dtype, (dims, keepdim, correction))
+    return apply(VAR, "var", (x,), data, x._dtype, (dims, keepdim, correction))
 
 
 def std(
@@ -245,7 +250,7 @@ def std(
     dim, correction = _resolve(dim, unbiased, correction)
     dims = _dims(x, dim)
     data = np.sqrt(_var_value("std", x, dims, correction, keepdim))
-    return ops._apply(STD, "std", (x,), data, x._dtype, (dims, keepdim, correction))
+    return apply(STD, "std", (x,), data, x._dtype, (dims, keepdim, correction))
 
 
 def _norm_value(xd: Any, p: float, axes: Any, keepdim: bool) -> Any:
@@ -279,7 +284,7 @@ def vector_norm(
     with np.errstate(all="ignore"):
         data = _norm_value(x._data, p, _np_axes(x, dims), keepdim)
     data = np.asarray(data, dtype=x._data.dtype)
-    return ops._apply(NORM, "linalg_vector_norm", (x,), data, x._dtype, (dims, keepdim, ord))
+    return apply(NORM, "linalg_vector_norm", (x,), data, x._dtype, (dims, keepdim, ord))
 
 
 def norm(
@@ -294,12 +299,3 @@ def norm(
     if isinstance(dim, int):
         dim = (dim,)
     return vector_norm(x, p, dim, keepdim, dtype=dtype)
-
-
-def _install() -> None:
-    Tensor.std = std  # type: ignore[attr-defined]
-    Tensor.var = var  # type: ignore[attr-defined]
-    Tensor.norm = norm  # type: ignore[attr-defined]
-
-
-_install()

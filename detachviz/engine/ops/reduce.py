@@ -1,8 +1,7 @@
-"""Value-selecting and normalizing reductions: max/min (all, along a dim, elementwise), amax/amin,
-argmax/argmin, softmax, log_softmax and logsumexp, with their backward nodes and JVP rules.
-
-Each node row sits beside its forward, like ops.py: vjps written once for numpy (`F = NP`) and
-Tensor (`F = TT`, create_graph) modes, and `_jvp` (forward_ad.py's per-input tangent rules).
+"""Reductions: sum and mean; the value-selecting and normalizing ones, max/min (all, along a
+dim, elementwise), amax/amin, argmax/argmin, softmax, log_softmax and logsumexp; with their
+backward rows and JVP rules side by side (vjps written once for numpy, `k = NP`, and Tensor,
+`k = TT`, create_graph, modes; JVPs as forward_ad.py's per-input tangent rules).
 """
 
 from __future__ import annotations
@@ -14,10 +13,23 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import ops
-from detachviz.engine.node import node_class
-from detachviz.engine.ops import NP, _apply, _norm_dims
-from detachviz.engine.tensor import Tensor, _wrap
+from detachviz.engine import state
+from detachviz.engine.arrays import (
+    keep_dims,
+    norm_dims,
+    reduced,
+)
+from detachviz.engine.function import (
+    apply,
+    binary,
+)
+from detachviz.engine.node import RESULT, Saved, node_class, set_jvp
+from detachviz.engine.ops.unary import to_dtype
+from detachviz.engine.rules import NP
+from detachviz.engine.tensor import Tensor, wrap
+
+_add_reduce: Any = np.add.reduce  # called without numpy's Python wrapper
+
 
 _long = dtypes.int64
 
@@ -25,9 +37,9 @@ _long = dtypes.int64
 # --------------------------------------------------------------------------------------------
 # helpers
 # --------------------------------------------------------------------------------------------
-def _sum_keep(F: Any, g: Any, axes: tuple[int, ...]) -> Any:
+def _sum_keep(k: Any, g: Any, axes: tuple[int, ...]) -> Any:
     """g summed over `axes`, keeping them (the one reduction the rules need in both modes)."""
-    if F is NP:
+    if k is NP:
         return np.sum(g, axis=axes, keepdims=True)
     return g.sum(axes, keepdim=True)
 
@@ -69,11 +81,11 @@ _KERNEL_DTYPE = {"int64": "Long", "int32": "Int", "bool": "Bool", "int16": "Shor
 # --------------------------------------------------------------------------------------------
 # max / min over everything: ties share the gradient evenly
 # --------------------------------------------------------------------------------------------
-def _evenly(F: Any, g: Any, s: Any, a: Any) -> Any:
+def _evenly(k: Any, g: Any, s: Any, a: Any) -> Any:
     # NOTE: the all-reduce max/min spreads the gradient evenly over tied maxima (torch's
     # evenly_distribute_backward); the dim overloads pick one index instead.
-    mask = F.data(s[0]) == F.data(s[1])
-    return F.where0(mask, F.expand(g, mask.shape) / int(mask.sum()))
+    mask = k.data(s[0]) == k.data(s[1])
+    return k.where0(mask, k.expand(g, mask.shape) / int(mask.sum()))
 
 
 def _evenly_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
@@ -81,9 +93,14 @@ def _evenly_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
     return np.sum(np.where(mask, t, 0)) / mask.sum()
 
 
-MAX1 = node_class("MaxBackward1", (_evenly,), saved=(("self", 0, 1), ("result", -1, 1)))
-MIN1 = node_class("MinBackward1", (_evenly,), saved=(("self", 0, 1), ("result", -1, 1)))
-MAX1._jvp = MIN1._jvp = (_evenly_jvp,)  # type: ignore[assignment]
+MAX1 = node_class(
+    "MaxBackward1", (_evenly,), saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,)))
+)
+MIN1 = node_class(
+    "MinBackward1", (_evenly,), saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,)))
+)
+set_jvp(MAX1, (_evenly_jvp,))
+set_jvp(MIN1, (_evenly_jvp,))
 
 
 # --------------------------------------------------------------------------------------------
@@ -121,11 +138,11 @@ def _onehot(sizes: tuple[int, ...], dim: int, idx: np.ndarray, keepdim: bool) ->
     return mask
 
 
-def _select_back(F: Any, g: Any, s: Any, a: Any) -> Any:
+def _select_back(k: Any, g: Any, s: Any, a: Any) -> Any:
     dim, keepdim, idx, sizes = a
     mask = _onehot(sizes, dim, idx._data, keepdim)
-    gk = F.reshape(g, _keep_shape(sizes, (dim,))) if sizes else g
-    return F.where0(mask, F.expand(gk, sizes))
+    gk = k.reshape(g, _keep_shape(sizes, (dim,))) if sizes else g
+    return k.where0(mask, k.expand(gk, sizes))
 
 
 def _select_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
@@ -140,7 +157,8 @@ def _select_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
 _SELECT_ATTRS = ("dim", "keepdim", "indices", "self_sym_sizes")
 MAX0 = node_class("MaxBackward0", (_select_back,), attrs=_SELECT_ATTRS)
 MIN0 = node_class("MinBackward0", (_select_back,), attrs=_SELECT_ATTRS)
-MAX0._jvp = MIN0._jvp = (_select_jvp,)  # type: ignore[assignment]
+set_jvp(MAX0, (_select_jvp,))
+set_jvp(MIN0, (_select_jvp,))
 
 
 def _reduce_dim(
@@ -157,8 +175,8 @@ def _reduce_dim(
         vals = vals if keepdim else np.squeeze(vals, d)
     else:
         idx, vals = np.array(0, dtype=np.int64), xd.copy()
-    indices = _wrap(idx, _long)
-    values = _apply(cls, name, (x,), vals, x._dtype, (d, keepdim, indices, xd.shape))
+    indices = wrap(idx, _long)
+    values = apply(cls, name, (x,), vals, x._dtype, (d, keepdim, indices, xd.shape))
     return rtype(values, indices)
 
 
@@ -174,7 +192,7 @@ def _extreme(
                     f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                     "Specify the reduction dim with the 'dim' argument."
                 )
-            return _apply(cls_all, name, (x,), fn(x._data), x._dtype)
+            return apply(cls_all, name, (x,), fn(x._data), x._dtype)
         return _reduce_dim(x, dim, keepdim, arg, cls_dim, name, rtype)
 
     op.__name__ = name
@@ -191,31 +209,41 @@ def _pair_weights(x: Any, y: Any, wins: Any) -> Any:
 
 def _pair_rules(wins: Any) -> tuple[Any, ...]:
     # saved in torch's order: s[0] is `other`, s[1] is `self`
-    def vx(F: Any, g: Any, s: Any, a: Any) -> Any:
-        w = _pair_weights(F.data(s[1]), F.data(s[0]), wins)
-        return g * F.const(w.astype(np.asarray(F.data(g)).dtype))
+    def vx(k: Any, g: Any, s: Any, a: Any) -> Any:
+        w = _pair_weights(k.data(s[1]), k.data(s[0]), wins)
+        return g * k.const(w.astype(np.asarray(k.data(g)).dtype))
 
-    def vy(F: Any, g: Any, s: Any, a: Any) -> Any:
-        w = _pair_weights(F.data(s[0]), F.data(s[1]), wins)
-        return g * F.const(w.astype(np.asarray(F.data(g)).dtype))
+    def vy(k: Any, g: Any, s: Any, a: Any) -> Any:
+        w = _pair_weights(k.data(s[0]), k.data(s[1]), wins)
+        return g * k.const(w.astype(np.asarray(k.data(g)).dtype))
 
     return vx, vy
 
 
 MAXIMUM = node_class(
-    "MaximumBackward0", _pair_rules(np.greater), saved=(("other", 1, 3), ("self", 0, 3))
+    "MaximumBackward0",
+    _pair_rules(np.greater),
+    saved=(Saved("other", 1, (0, 1)), Saved("self", 0, (0, 1))),
 )
 MINIMUM = node_class(
-    "MinimumBackward0", _pair_rules(np.less), saved=(("other", 1, 3), ("self", 0, 3))
+    "MinimumBackward0",
+    _pair_rules(np.less),
+    saved=(Saved("other", 1, (0, 1)), Saved("self", 0, (0, 1))),
 )
-MAXIMUM._jvp = (
-    lambda t, p, o, a: t * _pair_weights(p[0], p[1], np.greater),
-    lambda t, p, o, a: t * _pair_weights(p[1], p[0], np.greater),
-)  # type: ignore[assignment]
-MINIMUM._jvp = (
-    lambda t, p, o, a: t * _pair_weights(p[0], p[1], np.less),
-    lambda t, p, o, a: t * _pair_weights(p[1], p[0], np.less),
-)  # type: ignore[assignment]
+set_jvp(
+    MAXIMUM,
+    (
+        lambda t, p, o, a: t * _pair_weights(p[0], p[1], np.greater),
+        lambda t, p, o, a: t * _pair_weights(p[1], p[0], np.greater),
+    ),
+)
+set_jvp(
+    MINIMUM,
+    (
+        lambda t, p, o, a: t * _pair_weights(p[0], p[1], np.less),
+        lambda t, p, o, a: t * _pair_weights(p[1], p[0], np.less),
+    ),
+)
 
 
 def maximum(x: Tensor, other: Tensor) -> Tensor:
@@ -223,7 +251,7 @@ def maximum(x: Tensor, other: Tensor) -> Tensor:
         raise TypeError(
             f"maximum(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
         )
-    return ops._binary(MAXIMUM, np.maximum, "maximum", x, other)
+    return binary(MAXIMUM, np.maximum, "maximum", x, other)
 
 
 def minimum(x: Tensor, other: Tensor) -> Tensor:
@@ -231,7 +259,7 @@ def minimum(x: Tensor, other: Tensor) -> Tensor:
         raise TypeError(
             f"minimum(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
         )
-    return ops._binary(MINIMUM, np.minimum, "minimum", x, other)
+    return binary(MINIMUM, np.minimum, "minimum", x, other)
 
 
 max = _extreme(np.max, np.argmax, MAX1, MAX0, maximum, "max", max_type)  # noqa: A001
@@ -241,16 +269,16 @@ min = _extreme(np.min, np.argmin, MIN1, MIN0, minimum, "min", min_type)  # noqa:
 # --------------------------------------------------------------------------------------------
 # amax / amin: along dims, ties share evenly within each slice
 # --------------------------------------------------------------------------------------------
-def _evenly_dims(F: Any, g: Any, s: Any, a: Any) -> Any:
+def _evenly_dims(k: Any, g: Any, s: Any, a: Any) -> Any:
     dims, keepdim = a
-    x, out = F.data(s[0]), F.data(s[1])
+    x, out = k.data(s[0]), k.data(s[1])
     axes = _axes(dims, x.ndim)
     keep = _keep_shape(x.shape, axes)
     mask = x == np.reshape(out, keep)
     count = np.sum(mask, axis=axes, keepdims=True)
-    gk = F.reshape(g, keep)
-    return F.where0(
-        mask, F.expand(gk, x.shape) / F.const(count.astype(np.asarray(F.data(g)).dtype))
+    gk = k.reshape(g, keep)
+    return k.where0(
+        mask, k.expand(gk, x.shape) / k.const(count.astype(np.asarray(k.data(g)).dtype))
     )
 
 
@@ -266,25 +294,26 @@ def _evenly_dims_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
 AMAX = node_class(
     "AmaxBackward0",
     (_evenly_dims,),
-    saved=(("self", 0, 1), ("result", -1, 1)),
+    saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("dim", "keepdim"),
 )
 AMIN = node_class(
     "AminBackward0",
     (_evenly_dims,),
-    saved=(("self", 0, 1), ("result", -1, 1)),
+    saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("dim", "keepdim"),
 )
-AMAX._jvp = AMIN._jvp = (_evenly_dims_jvp,)  # type: ignore[assignment]
+set_jvp(AMAX, (_evenly_dims_jvp,))
+set_jvp(AMIN, (_evenly_dims_jvp,))
 
 
 def _amaxmin(fn: Any, cls: Any, name: str) -> Any:
     def op(x: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
         xd = x._data
-        dims = _norm_dims(dim, xd.ndim)
+        dims = norm_dims(dim, xd.ndim)
         axes = _axes(dims, xd.ndim) if dims else tuple(range(xd.ndim))
         data = fn(xd, axis=axes or None, keepdims=keepdim) if xd.ndim else xd.copy()
-        return _apply(cls, name, (x,), np.asarray(data), x._dtype, (axes, keepdim))
+        return apply(cls, name, (x,), np.asarray(data), x._dtype, (axes, keepdim))
 
     op.__name__ = name
     return op
@@ -311,7 +340,7 @@ def _arg(fn: Any, name: str) -> Any:
         else:
             d = _one_dim(dim, xd.ndim)
             r = fn(xd, axis=d, keepdims=keepdim).astype(np.int64) if xd.ndim else np.array(0)
-        return _apply(None, name, (x,), np.asarray(r, dtype=np.int64), _long)
+        return apply(None, name, (x,), np.asarray(r, dtype=np.int64), _long)
 
     op.__name__ = name
     return op
@@ -326,27 +355,23 @@ argmin = _arg(np.argmin, "argmin")
 # --------------------------------------------------------------------------------------------
 SOFTMAX = node_class(
     "SoftmaxBackward0",
-    (lambda F, g, s, a: s[0] * (g - _sum_keep(F, g * s[0], (a[0],))),),
-    saved=(("result", -1, 1),),
+    (lambda k, g, s, a: s[0] * (g - _sum_keep(k, g * s[0], (a.dim,))),),
+    saved=(Saved("result", RESULT, (0,)),),
     attrs=("dim",),
 )
-SOFTMAX._jvp = (  # type: ignore[assignment]
-    lambda t, p, o, a: o * (t - np.sum(t * o, axis=a[0], keepdims=True)),
-)
+set_jvp(SOFTMAX, (lambda t, p, o, a: o * (t - np.sum(t * o, axis=a.dim, keepdims=True)),))
 LOG_SOFTMAX = node_class(
     "LogSoftmaxBackward0",
-    (lambda F, g, s, a: g - F.exp(s[0]) * _sum_keep(F, g, (a[0],)),),
-    saved=(("result", -1, 1),),
+    (lambda k, g, s, a: g - k.exp(s[0]) * _sum_keep(k, g, (a.dim,)),),
+    saved=(Saved("result", RESULT, (0,)),),
     attrs=("dim",),
 )
-LOG_SOFTMAX._jvp = (  # type: ignore[assignment]
-    lambda t, p, o, a: t - np.sum(np.exp(o) * t, axis=a[0], keepdims=True),
-)
+set_jvp(LOG_SOFTMAX, (lambda t, p, o, a: t - np.sum(np.exp(o) * t, axis=a.dim, keepdims=True),))
 
 
 def _normalized(x: Tensor, dim: Any, dtype: Any, cls: Any, name: str, log: bool) -> Tensor:
     if dtype is not None:
-        x = ops._to_dtype(x, dtype)
+        x = to_dtype(x, dtype)
     _floating_only(x, f"{name}_lastdim_kernel_impl")
     xd = x._data
     d = _one_dim(dim, xd.ndim)
@@ -358,7 +383,7 @@ def _normalized(x: Tensor, dim: Any, dtype: Any, cls: Any, name: str, log: bool)
         ssum = np.sum(e, axis=d, keepdims=True)
         data = shifted - np.log(ssum) if log else e / ssum
     # NOTE: a 0-dim input reduces over "dim 0" of nothing; the node keeps torch's normalized dim
-    return _apply(cls, name, (x,), data.astype(xd.dtype, copy=False), x._dtype, (d,))
+    return apply(cls, name, (x,), data.astype(xd.dtype, copy=False), x._dtype, (d,))
 
 
 def softmax(x: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
@@ -373,12 +398,12 @@ def log_softmax(x: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     return _normalized(x, dim, dtype, LOG_SOFTMAX, "log_softmax", True)
 
 
-def _lse_back(F: Any, g: Any, s: Any, a: Any) -> Any:
+def _lse_back(k: Any, g: Any, s: Any, a: Any) -> Any:
     dims, keepdim = a
     x, out = s[0], s[1]
-    shape = np.shape(F.data(x))
+    shape = np.shape(k.data(x))
     keep = _keep_shape(shape, _axes(dims, len(shape)))
-    return F.expand(F.reshape(g, keep), shape) * F.exp(x - F.reshape(out, keep))
+    return k.expand(k.reshape(g, keep), shape) * k.exp(x - k.reshape(out, keep))
 
 
 def _lse_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
@@ -392,19 +417,19 @@ def _lse_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
 LOGSUMEXP = node_class(
     "LogsumexpBackward0",
     (_lse_back,),
-    saved=(("self", 0, 1), ("result", -1, 1)),
+    saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("dim", "keepdim"),
 )
-LOGSUMEXP._jvp = (_lse_jvp,)  # type: ignore[assignment]
+set_jvp(LOGSUMEXP, (_lse_jvp,))
 
 
 def logsumexp(x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     if dim is None:
         raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
     if not x._dtype.is_floating_point:
-        x = ops._to_dtype(x, dtypes.DEFAULT)  # NOTE: torch promotes integer inputs
+        x = to_dtype(x, state.default_dtype)  # NOTE: torch promotes integer inputs
     xd = x._data
-    dims = _norm_dims(dim, xd.ndim)
+    dims = norm_dims(dim, xd.ndim)
     axes = _axes(dims, xd.ndim) if dims else tuple(range(xd.ndim))
     if xd.ndim == 0:
         data = xd.copy()
@@ -414,24 +439,89 @@ def logsumexp(x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
         data = np.log(np.sum(np.exp(xd - m), axis=axes, keepdims=True)) + m
         if not keepdim:
             data = np.squeeze(data, axes)
-    return _apply(LOGSUMEXP, "logsumexp", (x,), data.astype(xd.dtype), x._dtype, (dims, keepdim))
+    return apply(LOGSUMEXP, "logsumexp", (x,), data.astype(xd.dtype), x._dtype, (dims, keepdim))
 
 
-def _install() -> None:
-    for name, fn in (
-        ("max", max),
-        ("min", min),
-        ("maximum", maximum),
-        ("minimum", minimum),
-        ("amax", amax),
-        ("amin", amin),
-        ("argmax", argmax),
-        ("argmin", argmin),
-        ("softmax", softmax),
-        ("log_softmax", log_softmax),
-        ("logsumexp", logsumexp),
-    ):
-        setattr(Tensor, name, fn)
+# --------------------------------------------------------------------------------------------
+# sum and mean
+# --------------------------------------------------------------------------------------------
+def _sum_back(k: Any, g: Any, sizes: tuple[int, ...], dims: Any, keepdim: bool) -> Any:
+    if dims is not None and not keepdim and len(sizes):
+        g = k.reshape(g, keep_dims(sizes, dims))
+    return k.expand(g, sizes)
 
 
-_install()
+SUM0 = node_class(
+    "SumBackward0", (lambda k, g, s, a: k.expand(g, a.self_sym_sizes),), attrs=("self_sym_sizes",)
+)
+SUM1 = node_class(
+    "SumBackward1",
+    (lambda k, g, s, a: _sum_back(k, g, a.self_sym_sizes, a.dim, a.keepdim),),
+    attrs=("dim", "keepdim", "self_sym_sizes"),
+)
+MEAN0 = node_class(
+    "MeanBackward0",
+    (lambda k, g, s, a: k.expand(g, a.self_sym_sizes) / a.self_sym_numel,),
+    attrs=("self_sym_numel", "self_sym_sizes"),
+)
+
+
+MEAN1 = node_class(
+    "MeanBackward1",
+    (
+        lambda k, g, s, a: (
+            _sum_back(k, g, a.self_sym_sizes, a.dim, a.keepdim) / reduced(a.self_sym_sizes, a.dim)
+        ),
+    ),
+    attrs=("dim", "keepdim", "self_sym_numel", "self_sym_sizes"),
+)
+
+
+def _jvp_axes(dims: Any, nd: int) -> Any:
+    return tuple(d % nd for d in dims) if nd else None
+
+
+set_jvp(SUM0, (lambda t, p, o, a: np.sum(t),))
+set_jvp(SUM1, (lambda t, p, o, a: np.sum(t, axis=_jvp_axes(a.dim, t.ndim), keepdims=a.keepdim),))
+set_jvp(MEAN0, (lambda t, p, o, a: np.mean(t),))
+set_jvp(MEAN1, (lambda t, p, o, a: np.mean(t, axis=_jvp_axes(a.dim, t.ndim), keepdims=a.keepdim),))
+
+
+def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A001
+    xd = x._data
+    if dtype is not None:
+        xd = xd.astype(dtype.np)
+    elif not x._dtype.is_floating_point:
+        xd = xd.astype(np.int64)  # NOTE: torch sums bool/int tensors as int64
+    if dim is None:
+        return apply(SUM0, "sum", (x,), xd.sum(), None, (xd.shape,))
+    dims = norm_dims(dim, xd.ndim)
+    axes = tuple(d % xd.ndim for d in dims) if xd.ndim else None
+    data = xd.sum(axis=axes, keepdims=keepdim)
+    return apply(SUM1, "sum", (x,), data, None, (dims, keepdim, xd.shape))
+
+
+def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    if not x._dtype.is_floating_point and dtype is None:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {x._dtype.legacy.replace('Tensor', '')}"
+        )
+    xd = x._data if dtype is None else x._data.astype(dtype.np)
+    n = xd.size
+    if dim is None:
+        return apply(MEAN0, "mean", (x,), _mean_np(xd, None, False), None, (n, xd.shape))
+    dims = norm_dims(dim, xd.ndim)
+    axes = tuple(d % xd.ndim for d in dims) if xd.ndim else None
+    data = _mean_np(xd, axes, keepdim)
+    return apply(MEAN1, "mean", (x,), data, None, (dims, keepdim, n, xd.shape))
+
+
+def _mean_np(xd: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> Any:
+    """`xd.mean(axis=axes, keepdims=keepdim, dtype=xd.dtype)` without numpy's Python layer:
+    the same sum divided by the count (numpy divides in float64 and rounds once; dividing
+    in the array's float dtype rounds to the same value)."""
+    count = xd.size if axes is None else reduced(xd.shape, axes)
+    if count == 0 or xd.dtype.kind != "f":
+        return xd.mean(axis=axes, keepdims=keepdim, dtype=xd.dtype)  # nan + numpy's warning
+    return _add_reduce(xd, axis=axes, dtype=xd.dtype, keepdims=keepdim) / count

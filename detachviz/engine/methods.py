@@ -1,0 +1,283 @@
+"""The one table of Tensor methods (and the few Node methods that need a higher layer).
+
+`install()` puts every op of engine/ops/ on `Tensor`, and the behaviour tensor.py and node.py
+cannot import without a cycle (the legacy constructor, `backward`, pickling, calling a node,
+unpacking a saved tensor). engine/__init__.py calls it once, after every op module is loaded,
+so `import detachviz.engine` (or any of its modules) yields the complete Tensor.
+
+To add a Tensor method: write the function in its op family, add one row to `TENSOR_METHODS`
+(operators to `OPERATORS`, properties to `PROPERTIES`); if torch also has it as a function,
+re-export it in detachviz/torch/__init__.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from detachviz.engine import autograd, errors, factory, state
+from detachviz.engine import dtype as dtypes
+from detachviz.engine.node import Node, RemovableHandle
+from detachviz.engine.ops import (
+    arith,
+    compare,
+    index,
+    inplace,
+    join,
+    linalg,
+    reduce,
+    stats,
+    unary,
+    view,
+)
+from detachviz.engine.tensor import Tensor, saved_value
+
+
+def _backward(
+    self: Tensor,
+    gradient: Tensor | None = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs: Any = None,
+) -> None:
+    autograd.backward(
+        (self,),
+        None if gradient is None else (gradient,),
+        retain_graph,
+        create_graph,
+        inputs=inputs,
+    )
+
+
+def _legacy_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:
+    # the legacy constructor: torch.Tensor([1, 2]) / torch.Tensor(2, 3) / torch.Tensor()
+    return factory.legacy_new(cls, state.default_dtype, args, kwargs)
+
+
+def _reduce_ex(self: Tensor, protocol: Any) -> Any:
+    return (factory.tensor, (self._data.tolist(),), None)
+
+
+def _post_accumulate_hook(self: Tensor, hook: Callable[[Tensor], None]) -> RemovableHandle:
+    """Run `hook(tensor)` after backward accumulates into this leaf's .grad (not for
+    autograd.grad, which writes no .grad). The hooks live on the leaf's AccumulateGrad node,
+    which the leaf caches, so every later graph through the leaf runs them."""
+    if not self._requires_grad:
+        raise RuntimeError(errors.HOOK_NO_RG)
+    if self._grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    acc = self._accumulator()
+    if acc._post_acc is None:
+        acc._post_acc = []
+    hooks: list[Any] = acc._post_acc
+    hooks.append(hook)
+    return RemovableHandle(hooks, hook)
+
+
+def _node_call(self: Node, *grads: Any) -> Any:
+    """Apply this backward function to output gradients (tensors), as torch allows."""
+    return autograd.apply_node(self, grads)
+
+
+def _cast(dt: dtypes.dtype) -> Callable[..., Tensor]:
+    def cast(x: Tensor, memory_format: Any = None) -> Tensor:
+        return unary.to_dtype(x, dt)
+
+    return cast
+
+
+# Python operators (the fast paths first: a + b on tensors is the engine's hottest call)
+OPERATORS: dict[str, Any] = {
+    "__add__": arith.add_fast,
+    "__radd__": arith.radd,
+    "__iadd__": lambda x, y: inplace.add_(x, y),
+    "__sub__": arith.sub_fast,
+    "__rsub__": arith.rsub,
+    "__isub__": lambda x, y: inplace.sub_(x, y),
+    "__mul__": arith.mul_fast,
+    "__rmul__": arith.rmul,
+    "__imul__": lambda x, y: inplace.mul_(x, y),
+    "__truediv__": arith.div_fast,
+    "__rtruediv__": arith.rdiv,
+    "__itruediv__": lambda x, y: inplace.div_(x, y),
+    "__pow__": arith.pow,
+    "__rpow__": arith.rpow,
+    "__ipow__": inplace.pow_,
+    "__matmul__": linalg.matmul,
+    "__rmatmul__": linalg.rmatmul,
+    "__neg__": arith.neg,
+    "__pos__": lambda x: x,
+    "__abs__": unary.abs,
+    "__eq__": compare.eq,
+    "__ne__": compare.ne,
+    "__lt__": compare.lt,
+    "__le__": compare.le,
+    "__gt__": compare.gt,
+    "__ge__": compare.ge,
+    "__and__": compare.bitwise_and,
+    "__or__": compare.bitwise_or,
+    "__xor__": compare.bitwise_xor,
+    "__invert__": compare.invert,
+    "__floordiv__": compare.floordiv,
+    "__mod__": compare.mod,
+    "__getitem__": index.getitem,
+    "__setitem__": index.setitem,
+    "__reduce_ex__": _reduce_ex,
+}
+
+TENSOR_METHODS: dict[str, Any] = {
+    # arithmetic
+    "add": arith.add,
+    "sub": arith.sub,
+    "subtract": arith.sub,
+    "mul": arith.mul,
+    "multiply": arith.mul,
+    "div": arith.div,
+    "divide": arith.div,
+    "true_divide": arith.div,
+    "pow": arith.pow,
+    "neg": arith.neg,
+    "negative": arith.neg,
+    "reciprocal": arith.reciprocal,
+    # elementwise math, copies, casts
+    "abs": unary.abs,
+    "absolute": unary.abs,
+    "exp": unary.exp,
+    "log": unary.log,
+    "sqrt": unary.sqrt,
+    "sin": unary.sin,
+    "cos": unary.cos,
+    "tanh": unary.tanh,
+    "sigmoid": unary.sigmoid,
+    "relu": unary.relu,
+    "clamp": unary.clamp,
+    "clip": unary.clamp,
+    "clone": unary.clone,
+    "contiguous": unary.contiguous,
+    "to": unary.to,
+    "type": unary.type_,
+    "type_as": lambda x, other: unary.to_dtype(x, other._dtype),
+    "float": _cast(dtypes.float32),
+    "double": _cast(dtypes.float64),
+    "half": _cast(dtypes.float16),
+    "long": _cast(dtypes.int64),
+    "int": _cast(dtypes.int32),
+    "bool": _cast(dtypes.bool_),
+    "cpu": lambda x, memory_format=None: x,
+    # reductions
+    "sum": reduce.sum,
+    "mean": reduce.mean,
+    "max": reduce.max,
+    "min": reduce.min,
+    "maximum": reduce.maximum,
+    "minimum": reduce.minimum,
+    "amax": reduce.amax,
+    "amin": reduce.amin,
+    "argmax": reduce.argmax,
+    "argmin": reduce.argmin,
+    "softmax": reduce.softmax,
+    "log_softmax": reduce.log_softmax,
+    "logsumexp": reduce.logsumexp,
+    "std": stats.std,
+    "var": stats.var,
+    "norm": stats.norm,
+    # linear algebra
+    "matmul": linalg.matmul,
+    "mm": linalg.mm,
+    "dot": lambda x, y: linalg.matmul(x, y),
+    "mv": lambda x, y: linalg.matmul(x, y),
+    "bmm": linalg.bmm,
+    "addmm": lambda inp, m1, m2, *, beta=1, alpha=1: linalg.addmm(
+        inp, m1, m2, beta=beta, alpha=alpha
+    ),
+    # views
+    "view": view.view,
+    "view_as": lambda x, other: view.view(x, other._data.shape),
+    "reshape": view.reshape,
+    "reshape_as": lambda x, other: view.reshape(x, other._data.shape),
+    "flatten": view.flatten,
+    "t": view.t,
+    "transpose": view.transpose,
+    "permute": view.permute,
+    "expand": view.expand,
+    "expand_as": view.expand_as,
+    "unsqueeze": view.unsqueeze,
+    "squeeze": view.squeeze,
+    "split": view.split,
+    "chunk": view.chunk,
+    "unbind": view.unbind,
+    "narrow": view.narrow,
+    # joining and masking
+    "where": lambda x, condition, y: join.where(condition, x, y),
+    "masked_fill": join.masked_fill,
+    "masked_fill_": join.masked_fill_,
+    # in-place
+    "add_": inplace.add_,
+    "sub_": inplace.sub_,
+    "mul_": inplace.mul_,
+    "div_": inplace.div_,
+    "pow_": inplace.pow_,
+    "zero_": inplace.zero_,
+    "fill_": inplace.fill_,
+    "clamp_": inplace.clamp_,
+    "copy_": inplace.copy_,
+    "exp_": inplace.exp_,
+    "log_": inplace.log_,
+    "sqrt_": inplace.sqrt_,
+    "neg_": inplace.neg_,
+    "tanh_": inplace.tanh_,
+    "sigmoid_": inplace.sigmoid_,
+    "relu_": inplace.relu_,
+    "abs_": inplace.abs_,
+    "resize_": inplace.resize_,
+    # comparisons and predicates
+    "eq": compare.eq,
+    "ne": compare.ne,
+    "lt": compare.lt,
+    "le": compare.le,
+    "gt": compare.gt,
+    "ge": compare.ge,
+    "isnan": compare.isnan,
+    "isinf": compare.isinf,
+    "isfinite": compare.isfinite,
+    "logical_not": compare.logical_not,
+    "any": compare.any_,
+    "all": compare.all_,
+    "equal": compare.equal,
+    "allclose": compare.allclose,
+    "isclose": compare.isclose,
+    # factories on a tensor
+    "new_tensor": factory.new_tensor,
+    "new_zeros": lambda x, *size, dtype=None, requires_grad=False: factory.new_full(
+        x, size, 0, dtype, requires_grad
+    ),
+    "new_ones": lambda x, *size, dtype=None, requires_grad=False: factory.new_full(
+        x, size, 1, dtype, requires_grad
+    ),
+    "new_full": lambda x, size, fill_value, dtype=None, requires_grad=False: factory.new_full(
+        x, (size,), fill_value, dtype, requires_grad
+    ),
+    "new_empty": lambda x, *size, dtype=None, requires_grad=False: factory.new_full(
+        x, size, 0, dtype, requires_grad
+    ),
+    # autograd
+    "backward": _backward,
+    "register_post_accumulate_grad_hook": _post_accumulate_hook,
+}
+
+PROPERTIES: dict[str, Any] = {
+    "T": view.tensor_T,
+    "mT": view.tensor_mT,
+}
+
+
+def install() -> None:
+    """Install every table row on Tensor (and Node's higher-layer methods). Idempotent."""
+    for table in (OPERATORS, TENSOR_METHODS):
+        for name, fn in table.items():
+            setattr(Tensor, name, fn)
+    for name, getter in PROPERTIES.items():
+        setattr(Tensor, name, property(getter))
+    setattr(Tensor, "__new__", staticmethod(_legacy_new))  # noqa: B010
+    setattr(Node, "__call__", _node_call)  # noqa: B010 - installed late on purpose
+    setattr(Node, "_value_of_saved", saved_value)  # noqa: B010

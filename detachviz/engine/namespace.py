@@ -1,0 +1,135 @@
+"""The torch-namespace names that are neither ops nor factories: type queries, the default
+dtype, `torch.cuda`, `torch._C`, the legacy `Variable`, and the module-level `__getattr__`
+the `torch` and `torch.autograd` namespaces use (lazy submodules; tensor methods as
+functions: `torch.detach(x)`, `torch.exp_(x)`). detachviz/torch/ only re-exports these.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from detachviz.engine import dtype as dtypes
+from detachviz.engine import state
+from detachviz.engine.node import Node
+from detachviz.engine.ops import loss
+from detachviz.engine.promote import promote_pair
+from detachviz.engine.tensor import Tensor
+
+
+def is_tensor(obj: Any) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(t: Tensor) -> bool:
+    return t._dtype.is_floating_point
+
+
+def numel(t: Tensor) -> int:
+    return t.numel()
+
+
+def is_storage(obj: Any) -> bool:
+    return False
+
+
+def get_default_dtype() -> dtypes.dtype:
+    return state.default_dtype
+
+
+def set_default_dtype(d: dtypes.dtype) -> None:
+    if not isinstance(d, dtypes.dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    state.default_dtype = d
+
+
+def promote_types(a: dtypes.dtype, b: dtypes.dtype) -> dtypes.dtype:
+    return promote_pair(a, b)
+
+
+class _Cuda:
+    @staticmethod
+    def is_available() -> bool:
+        return False
+
+    @staticmethod
+    def device_count() -> int:
+        return 0
+
+    @staticmethod
+    def manual_seed(seed: Any) -> None:
+        return None
+
+    manual_seed_all = manual_seed
+
+
+cuda = _Cuda()
+
+
+class _NN:
+    """torch._C._nn: the fused ops torch.nn.functional calls."""
+
+    mse_loss = staticmethod(loss.mse_loss)
+    nll_loss_nd = staticmethod(loss.nll_loss_nd)
+    binary_cross_entropy = staticmethod(loss.binary_cross_entropy)
+
+
+class _CModule:
+    """torch._C, as far as scripts and nn reach into it."""
+
+    _nn = _NN()
+
+
+C = _CModule()
+
+
+class _VariableMeta(type):
+    def __call__(cls, data: Tensor, requires_grad: bool = False, volatile: bool = False) -> Any:
+        if requires_grad:
+            data.requires_grad_(True)
+        return data
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Tensor)
+
+
+class Variable(metaclass=_VariableMeta):
+    """The legacy wrapper: since PyTorch 0.4 `Variable(t)` returns the tensor itself, and
+    every tensor is an instance of Variable."""
+
+
+class _Graph:
+    Node = Node
+
+
+graph = _Graph()
+
+
+def module_getattr(
+    namespace: dict[str, Any], prefix: str, submodules: dict[str, str], methods: bool
+) -> Callable[[str], Any]:
+    """A module `__getattr__` for the namespace whose globals are `namespace`: imports the
+    lazily loaded `submodules` (name -> module path) on first use and, with `methods`, makes
+    a tensor method available as a function (`torch.exp_(x)` is `x.exp_()`)."""
+
+    def getattr_(name: str) -> Any:
+        target = submodules.get(name)
+        if target is not None:
+            mod = importlib.import_module(target)
+            namespace[name] = mod
+            return mod
+        if name.startswith("__"):
+            raise AttributeError(name)
+        method = getattr(Tensor, name, None) if methods and not name.startswith("_") else None
+        if callable(method) and not isinstance(method, property):
+
+            def function(input: Tensor, *args: Any, **kwargs: Any) -> Any:  # noqa: A002
+                return getattr(input, name)(*args, **kwargs)
+
+            function.__name__ = name
+            namespace[name] = function
+            return function
+        raise AttributeError(f"{prefix}.{name} is not supported by detachviz")
+
+    return getattr_

@@ -1,0 +1,196 @@
+"""Linear algebra: matmul (as torch decomposes it: dot, mv, mm, bmm), mm, addmm, bmm."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine import function as kit
+from detachviz.engine.arrays import (
+    strides,
+)
+from detachviz.engine.function import (
+    apply,
+    finish,
+)
+from detachviz.engine.node import Saved, node_class, set_jvp
+from detachviz.engine.ops.arith import alpha_scaled
+from detachviz.engine.ops.view import SQUEEZE4, UNSAFE_VIEW, expand, reshape, squeeze, unsqueeze
+from detachviz.engine.tensor import Tensor, init_tensor
+
+_ndarray = np.ndarray
+_new = object.__new__
+
+
+MM = node_class(
+    "MmBackward0",
+    (lambda k, g, s, a: k.mm(g, k.t(s[1])), lambda k, g, s, a: k.mm(k.t(s[0]), g)),
+    saved=(Saved("self", 0, (1,)), Saved("mat2", 1, (0,))),
+    attrs=("mat2_sym_sizes", "mat2_sym_strides", "self_sym_sizes", "self_sym_strides"),
+)
+ADDMM = node_class(
+    "AddmmBackward0",
+    (
+        lambda k, g, s, a: alpha_scaled(g, a.beta),
+        lambda k, g, s, a: alpha_scaled(k.mm(g, k.t(s[1])), a.alpha),
+        lambda k, g, s, a: alpha_scaled(k.mm(k.t(s[0]), g), a.alpha),
+    ),
+    saved=(Saved("mat1", 1, (2,)), Saved("mat2", 2, (1,))),
+    attrs=(
+        "alpha",
+        "beta",
+        "mat1_sym_sizes",
+        "mat1_sym_strides",
+        "mat2_sym_sizes",
+        "mat2_sym_strides",
+    ),
+)
+MV = node_class(
+    "MvBackward0",
+    (lambda k, g, s, a: k.outer(g, s[1]), lambda k, g, s, a: k.mm(k.t(s[0]), g)),
+    saved=(Saved("self", 0, (1,)), Saved("vec", 1, (0,))),
+)
+DOT = node_class(
+    "DotBackward0",
+    (lambda k, g, s, a: g * s[1], lambda k, g, s, a: g * s[0]),
+    saved=(Saved("self", 0, (1,)), Saved("tensor", 1, (0,))),
+)
+BMM = node_class(
+    "BmmBackward0",
+    (
+        lambda k, g, s, a: k.mm(g, k.transpose(s[1], -1, -2)),
+        lambda k, g, s, a: k.mm(k.transpose(s[0], -1, -2), g),
+    ),
+    saved=(Saved("self", 0, (1,)), Saved("mat2", 1, (0,))),
+)
+
+set_jvp(MM, (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t))
+set_jvp(MV, (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t))
+set_jvp(DOT, (lambda t, p, o, a: np.dot(t, p[1]), lambda t, p, o, a: np.dot(p[0], t)))
+set_jvp(BMM, (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t))
+set_jvp(
+    ADDMM,
+    (
+        lambda t, p, o, a: alpha_scaled(t, a.beta),
+        lambda t, p, o, a: alpha_scaled(t @ p[2], a.alpha),
+        lambda t, p, o, a: alpha_scaled(p[1] @ t, a.alpha),
+    ),
+)
+
+
+def matmul(x: Tensor, y: Tensor) -> Tensor:
+    if not isinstance(y, Tensor):
+        raise TypeError(f"matmul(): argument 'other' must be Tensor, not {type(y).__name__}")
+    if x._dtype is not y._dtype:
+        raise RuntimeError(
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{x._dtype.name} != {y._dtype.name}".replace("float32", "float")
+            .replace("float64", "double")
+            .replace("int64", "long int")
+        )
+    nx, ny = x._data.ndim, y._data.ndim
+    if nx == 0 or ny == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {nx}D and {ny}D"
+        )
+    if nx == 1 and ny == 1:
+        return apply(DOT, "matmul", (x, y), np.dot(x._data, y._data), x._dtype)
+    if nx == 2 and ny == 1:
+        return apply(MV, "matmul", (x, y), np.matmul(x._data, y._data), x._dtype)
+    if nx == 1 and ny == 2:
+        # NOTE: torch computes vector @ matrix as mm(unsqueeze(v, 0), M).squeeze(0)
+        r = mm(unsqueeze(x, 0), y)
+        out = kit.view(SQUEEZE4, "squeeze", r, r._data[0], (0, r._data.shape))
+        # NOTE: torch squeezes in place (squeeze_): the result is no view, at _version 1
+        out._base = None
+        out._view_ver = None
+        out._bump()
+        return out
+    if nx == 2 and ny == 2:
+        return mm(x, y)
+    # batched, as torch decomposes it: expand the batch dims, fold them into one, bmm, then
+    # an unsafe view back (UnsafeViewBackward0 over BmmBackward0 over View/Expand)
+    xs, ys = x._data.shape, y._data.shape
+    if ny == 1:
+        return squeeze(matmul(x, unsqueeze(y, -1)), -1)
+    if nx == 1:
+        return squeeze(matmul(unsqueeze(x, 0), y), -2)
+    batch = np.broadcast_shapes(xs[:-2], ys[:-2])
+    nb = 1
+    for b in batch:
+        nb *= b
+    x3 = reshape(expand(x, batch + xs[-2:]), (nb,) + xs[-2:])
+    y3 = reshape(expand(y, batch + ys[-2:]), (nb,) + ys[-2:])
+    inner = apply(BMM, "bmm", (x3, y3), np.matmul(x3._data, y3._data), x._dtype)
+    out = _new(Tensor)
+    init_tensor(out, inner._data.reshape(batch + (xs[-2], ys[-1])), inner._dtype)
+    out._storage = inner._storage
+    out._vc = inner._share_vc()
+    return finish(UNSAFE_VIEW, "_unsafe_view", (inner,), out, (inner._data.shape,))
+
+
+def mm(x: Tensor, y: Tensor) -> Tensor:
+    xd, yd = x._data, y._data
+    if xd.ndim != 2 or yd.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if xd.shape[1] != yd.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({xd.shape[0]}x{xd.shape[1]} and "
+            f"{yd.shape[0]}x{yd.shape[1]})"
+        )
+    attrs = (
+        yd.shape,
+        strides(yd) if y._requires_grad else (),
+        xd.shape,
+        strides(xd) if x._requires_grad else (),
+    )
+    return apply(MM, "mm", (x, y), np.matmul(xd, yd), x._dtype, attrs)
+
+
+def addmm(inp: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """beta * inp + alpha * (mat1 @ mat2), one AddmmBackward0 node (what nn.Linear uses)."""
+    xd, yd = mat1._data, mat2._data
+    if xd.ndim != 2 or yd.ndim != 2 or xd.shape[1] != yd.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({xd.shape[0]}x{xd.shape[-1]} and "
+            f"{yd.shape[0]}x{yd.shape[-1]})"
+        )
+    prod = np.matmul(xd, yd)
+    if alpha != 1:
+        prod = prod * alpha
+    data = prod + (inp._data if beta == 1 else inp._data * beta)
+    attrs = (
+        alpha,
+        beta,
+        xd.shape,
+        strides(xd) if mat1._requires_grad else (),
+        yd.shape,
+        strides(yd) if mat2._requires_grad else (),
+    )
+    return apply(
+        ADDMM, "addmm", (inp, mat1, mat2), data.astype(xd.dtype, copy=False), mat1._dtype, attrs
+    )
+
+
+def rmatmul(x: Tensor, y: Any) -> Tensor:
+    return matmul(y, x)
+
+
+def bmm(x: Tensor, y: Tensor) -> Tensor:
+    xd, yd = x._data, y._data
+    if xd.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if yd.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if xd.shape[0] != yd.shape[0] or xd.shape[2] != yd.shape[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{xd.shape[0]}, {xd.shape[2]}] but got: [{yd.shape[0]}, {yd.shape[1]}]."
+        )
+    if x._dtype is not y._dtype:
+        raise RuntimeError(
+            f"expected scalar type {x._dtype.legacy.replace('Tensor', '')} but found "
+            f"{y._dtype.legacy.replace('Tensor', '')}"
+        )
+    return apply(BMM, "bmm", (x, y), np.matmul(xd, yd), x._dtype)

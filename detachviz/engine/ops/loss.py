@@ -1,0 +1,447 @@
+"""Fused losses as torch's `torch._C._nn` ops: mse_loss, nll_loss_nd and the binary
+cross-entropies, with their nodes.
+
+`MseLossBackward0` has torch's two edges (self, target) and saves both; `NllLossBackward0`
+(and `NllLoss2DBackward0` for 4-D inputs) has one edge (self) but saves self, target, weight
+and the total weight, as torch's node does, so `_saved_target` / `_saved_total_weight` read
+like torch's. Reduction is torch's enum: 0 none, 1 mean, 2 sum.
+
+`BinaryCrossEntropyBackward0` (torch._C._nn.binary_cross_entropy) and
+`BinaryCrossEntropyWithLogitsBackward0` (torch.binary_cross_entropy_with_logits) have torch's
+two edges (self, target) and save self, target, weight (and pos_weight), as torch's nodes do;
+weight and pos_weight are not differentiable (torch refuses them when they require grad).
+The derivative formulas are torch's (FunctionsManual.cpp) and are written once for numpy
+arrays and Tensors, so create_graph=True builds a differentiable graph from the same rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine import state
+from detachviz.engine.function import (
+    apply,
+    finish,
+)
+from detachviz.engine.node import Saved, new_node, node_class, set_jvp
+from detachviz.engine.promote import broadcast_error, operands
+from detachviz.engine.tensor import Tensor, edge, init_tensor, wrap
+
+_NONE, _MEAN, _SUM = 0, 1, 2
+_REDUCE: dict[int, Callable[[Any], Any]] = {_NONE: lambda v: v, _MEAN: np.mean, _SUM: np.sum}
+
+
+# --------------------------------------------------------------------------------------------
+# mse_loss
+# --------------------------------------------------------------------------------------------
+def _mse_norm(d: Any, reduction: int) -> float:
+    """torch's mse_loss_backward factor: 2/numel for mean, else 2."""
+    return 2.0 / d.size if reduction == _MEAN else 2.0
+
+
+def _mse_self(k: Any, g: Any, s: Any, a: Any) -> Any:
+    d = s[0] - s[1]
+    return _mse_norm(k.data(d), a.reduction) * d * g
+
+
+def _mse_target(k: Any, g: Any, s: Any, a: Any) -> Any:
+    d = s[1] - s[0]
+    return _mse_norm(k.data(d), a.reduction) * d * g
+
+
+MSE = node_class(
+    "MseLossBackward0",
+    (_mse_self, _mse_target),
+    saved=(Saved("self", 0, (0, 1)), Saved("target", 1, (0, 1))),
+    attrs=("reduction",),
+)
+
+
+def _mse_jvp(sign: float) -> Any:
+    def rule(t: Any, p: Any, out: Any, a: Any) -> Any:
+        c = (2.0 * sign) * (p[0] - p[1]) * t
+        return _REDUCE[a.reduction](c) if a.reduction != _NONE else c
+
+    return rule
+
+
+set_jvp(MSE, (_mse_jvp(1.0), _mse_jvp(-1.0)))
+
+
+def _check_reduction(reduction: int) -> None:
+    if reduction not in _REDUCE:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: int = _MEAN) -> Tensor:
+    """torch._C._nn.mse_loss(input, target, reduction): mean/sum/none of (input - target)^2."""
+    _check_reduction(reduction)
+    x, t, dt = operands(input, target, floating=True)
+    try:
+        d = x - t
+    except ValueError:
+        raise broadcast_error(x.shape, t.shape) from None
+    sq = d * d
+    data = _REDUCE[reduction](sq) if reduction != _NONE else sq
+    return apply(MSE, "mse_loss", (input, target), np.asarray(data, dt.np), dt, (reduction,))
+
+
+# --------------------------------------------------------------------------------------------
+# nll_loss
+# --------------------------------------------------------------------------------------------
+def _picks(x: Any, target: Any, weight: Any, ignore_index: int) -> tuple[Any, Any]:
+    """The picked index per element (ignored targets point at class 0) and its weight (0
+    where ignored), for an input whose class dim is 0 (1-D) or 1."""
+    cdim = 0 if x.ndim == 1 else 1
+    n_classes = x.shape[cdim]
+    ignored = target == ignore_index
+    bad = ~ignored & ((target < 0) | (target >= n_classes))
+    if bad.any():
+        raise IndexError(f"Target {int(target[bad].flat[0])} is out of bounds.")
+    safe = np.where(ignored, 0, target)
+    w_class = np.ones(n_classes, dtype=x.dtype) if weight is None else weight.astype(x.dtype)
+    w = np.where(ignored, x.dtype.type(0), w_class[safe]).astype(x.dtype)
+    return safe, w
+
+
+def _nll_mask(x: Any, target: Any, weight: Any, ignore_index: int) -> Any:
+    """-(weight of the picked class) at each picked position, 0 elsewhere: d loss_n / d x."""
+    cdim = 0 if x.ndim == 1 else 1
+    safe, w = _picks(x, target, weight, ignore_index)
+    mask = np.zeros(x.shape, dtype=x.dtype)
+    np.put_along_axis(mask, np.expand_dims(safe, cdim), np.expand_dims(-w, cdim), axis=cdim)
+    return mask
+
+
+def _nll_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
+    x = k.data(s[0])
+    weight = None if s[2] is None else k.data(s[2])
+    mask = _nll_mask(x, k.data(s[1]), weight, a.ignore_index)
+    if a.reduction == _MEAN:
+        mask = mask / k.data(s[3])
+    elif a.reduction == _NONE and x.ndim > 1:
+        # the per-element gradient gains the class dim back
+        g = k.reshape(g, (x.shape[0], 1) + x.shape[2:])
+    return g * k.const(mask.astype(x.dtype, copy=False))
+
+
+# nll_loss saves its target, weight and total_weight for self's gradient (the only one)
+NLL_SAVED = tuple(
+    Saved(n, k, (0,)) for k, n in enumerate(("self", "target", "weight", "total_weight"))
+)
+NLL = node_class(
+    "NllLossBackward0",
+    (_nll_vjp,),
+    saved=NLL_SAVED,
+    attrs=("reduction", "ignore_index"),
+)
+NLL2D = node_class(
+    "NllLoss2DBackward0",
+    NLL._vjps,
+    saved=NLL_SAVED,
+    attrs=NLL._attr_names,
+)
+
+
+def _nll_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
+    x, target, weight = p[0], p[1], p[2]
+    mask = _nll_mask(x, target, weight, a.ignore_index)
+    per = (t * mask).sum(axis=0 if x.ndim == 1 else 1)
+    if a.reduction == _NONE:
+        return per
+    total = per.sum()
+    if a.reduction == _MEAN:
+        with np.errstate(all="ignore"):
+            total = total / _picks(x, target, weight, a.ignore_index)[1].sum()
+    return total
+
+
+set_jvp(NLL, (_nll_jvp, None, None))
+set_jvp(NLL2D, (_nll_jvp, None, None))
+
+
+def _version(t: Any) -> int:
+    vc = t._vc
+    return 0 if vc is None else vc.v
+
+
+def _nll(
+    cls: Any, x: Tensor, target: Tensor, weight: Tensor | None, reduction: int, ignore: int
+) -> Tensor:
+    """One NllLoss node over a 1-D, 2-D or 4-D input."""
+    xd = x._data
+    td = target._data
+    wd = None if weight is None else weight._data
+    cdim = 0 if xd.ndim == 1 else 1
+    safe, w = _picks(xd, td, wd, ignore)
+    picked = np.take_along_axis(xd, np.expand_dims(safe, cdim), cdim).squeeze(cdim)
+    losses = -(picked * w)
+    # NOTE: torch leaves total_weight 0 for an unreduced batch, but a 1-D input always sums it
+    unreduced = reduction == _NONE and xd.ndim > 1
+    total = xd.dtype.type(0) if unreduced else w.sum(dtype=xd.dtype)
+    if reduction == _NONE:
+        data = losses
+    else:
+        data = losses.sum(dtype=xd.dtype)
+        if reduction == _MEAN:
+            with np.errstate(all="ignore"):
+                data = data / total  # NOTE: all targets ignored gives nan, as in torch
+    out = object.__new__(Tensor)
+    init_tensor(out, np.asarray(data, dtype=xd.dtype), x._dtype)
+    attrs = (reduction, ignore)
+    if x._requires_grad and state.grad_enabled:
+        node = new_node(cls, (edge(x),), attrs)
+        tw = wrap(np.asarray(total, dtype=xd.dtype), x._dtype)
+        node._saved = (x, target, weight, tw)
+        node._versions = (
+            _version(x),
+            _version(target),
+            0 if weight is None else _version(weight),
+            0,
+        )
+        node._shape = out._data.shape  # the node's output metadata
+        node._npd = out._data.dtype
+        out._grad_fn = node
+        out._requires_grad = True
+    shown = (x, target) if weight is None else (x, target, weight)
+    return finish(cls, "nll_loss", (x, target, weight), out, attrs, record=shown, attached=True)
+
+
+def nll_loss_nd(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    reduction: int = _MEAN,
+    ignore_index: int = -100,
+) -> Tensor:
+    """torch._C._nn.nll_loss_nd: 1-D/2-D inputs make NllLossBackward0, 4-D NllLoss2DBackward0,
+    3-D and 5-D+ are viewed to 4-D (and the unreduced result viewed back), as torch does."""
+    _check_reduction(reduction)
+    nd = input._data.ndim
+    if nd < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {nd})")
+    if target._dtype.name not in ("int64", "uint8"):
+        kind = target._dtype.legacy[: -len("Tensor")]
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {kind}")
+    if nd > 1 and target._data.ndim and input._data.shape[0] != target._data.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({input._data.shape[0]}) to match target batch_size "
+            f"({target._data.shape[0]})."
+        )
+    if nd <= 2:
+        return _nll(NLL, input, target, weight, reduction, ignore_index)
+    if nd == 4:
+        return _nll(NLL2D, input, target, weight, reduction, ignore_index)
+    n, c = input._data.shape[:2]
+    if tuple(target._data.shape[1:]) != tuple(input._data.shape[2:]):
+        raise ValueError(
+            f"Expected target size {list((n, *input._data.shape[2:]))}, got "
+            f"{list(target._data.shape)}"
+        )
+    out_size = (n, *input._data.shape[2:])
+    x4 = input.contiguous().view(n, c, 1, -1)
+    t3 = target.contiguous().view(n, 1, -1)
+    out = _nll(NLL2D, x4, t3, weight, reduction, ignore_index)
+    return out.view(*out_size) if reduction == _NONE else out
+
+
+# --------------------------------------------------------------------------------------------
+# binary cross entropy
+# --------------------------------------------------------------------------------------------
+_EPSILON = 1e-12  # torch's clamp on x(1-x) in binary_cross_entropy_backward
+
+
+# elementwise helpers that run on numpy arrays and on Tensors alike
+def _log(v: Any) -> Any:
+    return v.log() if isinstance(v, Tensor) else np.log(v)
+
+
+def _clamp_min(v: Any, m: float) -> Any:
+    return v.clamp(min=m) if isinstance(v, Tensor) else np.maximum(v, v.dtype.type(m))
+
+
+def _sigmoid(v: Any) -> Any:
+    if isinstance(v, Tensor):
+        return v.sigmoid()
+    with np.errstate(over="ignore"):
+        return (1.0 / (1.0 + np.exp(-v))).astype(v.dtype, copy=False)
+
+
+def _log_sigmoid(v: Any) -> Any:
+    """log(sigmoid(v)) without overflow: min(v, 0) - log(1 + exp(-|v|))."""
+    if isinstance(v, Tensor):
+        return v.clamp(max=0) - ((-v.abs()).exp() + 1).log()
+    return (np.minimum(v, 0) - np.log1p(np.exp(-np.abs(v)))).astype(v.dtype, copy=False)
+
+
+def _weighted(d: Any, w: Any) -> Any:
+    return d if w is None else d * w
+
+
+def _scale(d: Any, n: int, reduction: int) -> Any:
+    """The reduction's factor on an elementwise derivative (1/numel for mean)."""
+    return d * (1.0 / n) if reduction == _MEAN and n else d
+
+
+def _numel(v: Any) -> int:
+    return int(np.prod(v.shape)) if isinstance(v, Tensor) else v.size
+
+
+# --------------------------------------------------------------------------------------------
+# elementwise derivatives d loss_i / d input_i (torch's formulas, before the reduction)
+# --------------------------------------------------------------------------------------------
+def _bce_dself(x: Any, t: Any, w: Any, pw: Any) -> Any:
+    return _weighted((x - t) / _clamp_min((1 - x) * x, _EPSILON), w)
+
+
+def _bce_dtarget(x: Any, t: Any, w: Any, pw: Any) -> Any:
+    # NOTE: torch's -logit(x): infinite at x = 0 or 1, unclamped
+    return _weighted(_log(1 - x) - _log(x), w)
+
+
+def _bcel_dself(x: Any, t: Any, w: Any, pw: Any) -> Any:
+    if pw is None:
+        return _weighted(_sigmoid(x) - t, w)
+    pt = pw * t
+    return _weighted((pt + 1 - t) * _sigmoid(x) - pt, w)
+
+
+def _bcel_dtarget(x: Any, t: Any, w: Any, pw: Any) -> Any:
+    if pw is None:
+        return _weighted(-x, w)
+    return _weighted(_log_sigmoid(-x) - _log_sigmoid(x) * pw, w)
+
+
+def _vjp(deriv: Any) -> Any:
+    def rule(k: Any, g: Any, s: Any, a: Any) -> Any:
+        x, t, w = s[0], s[1], s[2]
+        pw = s[3] if len(s) > 3 else None
+        with np.errstate(all="ignore"):
+            d = deriv(x, t, w, pw)
+            return g * _scale(d, _numel(x), a.reduction)
+
+    return rule
+
+
+def _jvp(deriv: Any) -> Any:
+    def rule(tan: Any, p: Any, out: Any, a: Any) -> Any:
+        pw = p[3] if len(p) > 3 else None
+        c = tan * deriv(p[0], p[1], p[2], pw)
+        return c if a.reduction == _NONE else _REDUCE[a.reduction](c)
+
+    return rule
+
+
+BCE = node_class(
+    "BinaryCrossEntropyBackward0",
+    (_vjp(_bce_dself), _vjp(_bce_dtarget)),
+    saved=(Saved("self", 0, (0, 1)), Saved("target", 1, (0, 1)), Saved("weight", 2, (0, 1))),
+    attrs=("reduction",),
+)
+set_jvp(BCE, (_jvp(_bce_dself), _jvp(_bce_dtarget), None))
+
+BCEL = node_class(
+    "BinaryCrossEntropyWithLogitsBackward0",
+    (_vjp(_bcel_dself), _vjp(_bcel_dtarget)),
+    saved=(
+        Saved("self", 0, (0, 1)),
+        Saved("target", 1, (0, 1)),
+        Saved("weight", 2, (0, 1)),
+        Saved("pos_weight", 3, (0, 1)),
+    ),
+    attrs=("reduction",),
+)
+set_jvp(BCEL, (_jvp(_bcel_dself), _jvp(_bcel_dtarget), None, None))
+
+
+# --------------------------------------------------------------------------------------------
+# the ops
+# --------------------------------------------------------------------------------------------
+def _check_not_differentiable(name: str, arg: str, t: Tensor | None) -> None:
+    if t is not None and t._requires_grad and state.grad_enabled:
+        raise RuntimeError(
+            f"The function '{name}' is not differentiable with respect to argument '{arg}'. "
+            "This input cannot have requires_grad True."
+        )
+
+
+def _finish(
+    cls: Any, name: str, x: Tensor, target: Tensor, extra: tuple[Any, ...], data: Any, red: int
+) -> Tensor:
+    """Wrap the loss value; attach a node with edges (self, target) saving (self, target,
+    *extra) when grad flows; forward AD and the trace as every op."""
+    out = object.__new__(Tensor)
+    init_tensor(out, np.asarray(data, dtype=x._data.dtype), x._dtype)
+    attrs = (red,)
+    if (x._requires_grad or target._requires_grad) and state.grad_enabled:
+        node = new_node(cls, (edge(x), edge(target)), attrs)
+        node._saved = (x, target, *extra)
+        node._versions = tuple(0 if t is None else _version(t) for t in node._saved)
+        node._shape = out._data.shape
+        node._npd = out._data.dtype
+        out._grad_fn = node
+        out._requires_grad = True
+    ins = (x, target, *extra)
+    shown = tuple(t for t in ins if t is not None)
+    return finish(cls, name, ins, out, attrs, record=shown, attached=True)
+
+
+def _same_size(x: Tensor, target: Tensor) -> None:
+    if x._data.shape != target._data.shape:
+        raise ValueError(
+            f"Target size (torch.Size({list(target._data.shape)})) must be the same as input "
+            f"size (torch.Size({list(x._data.shape)}))"
+        )
+
+
+def binary_cross_entropy(
+    input: Tensor, target: Tensor, weight: Tensor | None = None, reduction: int = _MEAN
+) -> Tensor:
+    """torch._C._nn.binary_cross_entropy: -w (t log x + (1 - t) log(1 - x)), logs clamped at
+    -100 as torch does, then the reduction."""
+    _check_reduction(reduction)
+    _check_not_differentiable("binary_cross_entropy", "weight", weight)
+    _same_size(input, target)
+    x = input._data
+    t = target._data.astype(x.dtype, copy=False)
+    if np.any((x < 0) | (x > 1)):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    with np.errstate(divide="ignore"):
+        log_x = np.maximum(np.log(x), x.dtype.type(-100))
+        log_1x = np.maximum(np.log(1 - x), x.dtype.type(-100))
+    loss = (t - 1) * log_1x - t * log_x
+    if weight is not None:
+        loss = loss * weight._data
+    loss = loss.astype(x.dtype, copy=False)
+    data = loss if reduction == _NONE else _REDUCE[reduction](loss)
+    return _finish(BCE, "binary_cross_entropy", input, target, (weight,), data, reduction)
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    pos_weight: Tensor | None = None,
+    reduction: int = _MEAN,
+) -> Tensor:
+    """torch.binary_cross_entropy_with_logits: (1 - t) x - lw log(sigmoid(x)) with
+    lw = 1 + (pos_weight - 1) t, times weight, then the reduction."""
+    _check_reduction(reduction)
+    name = "binary_cross_entropy_with_logits"
+    _check_not_differentiable(name, "weight", weight)
+    _check_not_differentiable(name, "pos_weight", pos_weight)
+    _same_size(input, target)
+    x = input._data
+    t = target._data.astype(x.dtype, copy=False)
+    log_sig = _log_sigmoid(x)
+    if pos_weight is not None:
+        log_sig = log_sig * ((pos_weight._data - 1) * t + 1)
+    loss = (1 - t) * x - log_sig
+    if weight is not None:
+        loss = loss * weight._data
+    loss = loss.astype(x.dtype, copy=False)
+    data = loss if reduction == _NONE else _REDUCE[reduction](loss)
+    return _finish(BCEL, name, input, target, (weight, pos_weight), data, reduction)

@@ -1,0 +1,198 @@
+"""Elementwise math (exp, log, sqrt, sin, cos, tanh, sigmoid, abs, relu, clamp), copies
+(clone, contiguous) and dtype casts (to, float, double, type, ...), with their rows and JVPs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine import dtype as dtypes
+from detachviz.engine.arrays import (
+    ONE_OF,
+    ZERO_OF,
+)
+from detachviz.engine.function import (
+    apply,
+    float_unary,
+    unary,
+)
+from detachviz.engine.node import RESULT, Node, Saved, node_class, set_jvp
+from detachviz.engine.tensor import Tensor
+
+ABS = node_class(
+    "AbsBackward0", (lambda k, g, s, a: g * k.sign(s[0]),), saved=(Saved("self", 0, (0,)),)
+)
+EXP = node_class(
+    "ExpBackward0", (lambda k, g, s, a: g * s[0],), saved=(Saved("result", RESULT, (0,)),)
+)
+LOG = node_class("LogBackward0", (lambda k, g, s, a: g / s[0],), saved=(Saved("self", 0, (0,)),))
+SQRT = node_class(
+    "SqrtBackward0", (lambda k, g, s, a: g / (2 * s[0]),), saved=(Saved("result", RESULT, (0,)),)
+)
+SIN = node_class(
+    "SinBackward0", (lambda k, g, s, a: g * k.cos(s[0]),), saved=(Saved("self", 0, (0,)),)
+)
+COS = node_class(
+    "CosBackward0", (lambda k, g, s, a: g * -k.sin(s[0]),), saved=(Saved("self", 0, (0,)),)
+)
+# g * (1 - y*y), g * (1 - y) * y and where(y > 0, g, 0), as kernel helpers (numpy constants)
+TANH = node_class(
+    "TanhBackward0",
+    (lambda k, g, s, a: k.tanh_back(g, s[0]),),
+    saved=(Saved("result", RESULT, (0,)),),
+)
+SIGMOID = node_class(
+    "SigmoidBackward0",
+    (lambda k, g, s, a: k.sigmoid_back(g, s[0]),),
+    saved=(Saved("result", RESULT, (0,)),),
+)
+RELU = node_class(
+    "ReluBackward0",
+    (lambda k, g, s, a: k.relu_back(g, s[0]),),
+    saved=(Saved("result", RESULT, (0,)),),
+)
+
+
+def clamp_mask(x: Any, lo: Any, hi: Any) -> Any:
+    m = np.ones(np.shape(x), dtype=bool)
+    if lo is not None:
+        m &= x >= lo
+    if hi is not None:
+        m &= x <= hi
+    return m
+
+
+CLAMP = node_class(
+    "ClampBackward1",
+    (lambda k, g, s, a: k.where0(clamp_mask(k.data(s[0]), a.min, a.max), g),),
+    saved=(Saved("self", 0, (0,)),),
+    attrs=("min", "max"),
+)
+CLONE = node_class("CloneBackward0", (lambda k, g, s, a: g,))
+TOCOPY = node_class("ToCopyBackward0", (lambda k, g, s, a: g,))
+ALIAS = node_class("AliasBackward0", (lambda k, g, s, a: g,))
+
+
+def _identity(t: Any, p: Any, out: Any, a: Any) -> Any:
+    return t
+
+
+set_jvp(ABS, (lambda t, p, o, a: t * np.sign(p[0]),))
+set_jvp(EXP, (lambda t, p, o, a: t * o,))
+set_jvp(LOG, (lambda t, p, o, a: t / p[0],))
+set_jvp(SQRT, (lambda t, p, o, a: t / (2 * o),))
+set_jvp(SIN, (lambda t, p, o, a: t * np.cos(p[0]),))
+set_jvp(COS, (lambda t, p, o, a: -t * np.sin(p[0]),))
+set_jvp(TANH, (lambda t, p, o, a: t * (1 - o * o),))
+set_jvp(SIGMOID, (lambda t, p, o, a: t * (1 - o) * o,))
+set_jvp(RELU, (lambda t, p, o, a: np.where(o > 0, t, 0),))
+set_jvp(CLAMP, (lambda t, p, o, a: np.where(clamp_mask(p[0], a.min, a.max), t, 0),))
+set_jvp(CLONE, (_identity,))
+set_jvp(TOCOPY, (_identity,))
+
+
+def _math(cls: type[Node], fn: Any, name: str) -> Any:
+    def op(x: Tensor) -> Tensor:
+        if x._dtype.is_floating_point:  # the common case, one call less
+            return unary(cls, fn, name, x)
+        return float_unary(cls, fn, name, x)
+
+    op.__name__ = name
+    return op
+
+
+exp = _math(EXP, np.exp, "exp")
+log = _math(LOG, np.log, "log")
+sqrt = _math(SQRT, np.sqrt, "sqrt")
+sin = _math(SIN, np.sin, "sin")
+cos = _math(COS, np.cos, "cos")
+tanh = _math(TANH, np.tanh, "tanh")
+
+
+def sigmoid_np(a: Any) -> Any:
+    # 1 / (1 + exp(-a)), as torch computes it
+    one = ONE_OF.get(a.dtype, 1)
+    return one / (one + np.exp(-a))
+
+
+sigmoid = _math(SIGMOID, sigmoid_np, "sigmoid")
+
+
+def abs(x: Tensor) -> Tensor:  # noqa: A001 - torch's name
+    return unary(ABS, np.abs, "abs", x)
+
+
+def relu_np(a: Any) -> Any:
+    return np.maximum(a, ZERO_OF.get(a.dtype, 0))
+
+
+def relu(x: Tensor) -> Tensor:
+    return unary(RELU, relu_np, "relu", x)
+
+
+def clamp(x: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        raise NotImplementedError("clamp with tensor bounds is not supported by detachviz yet")
+    return unary(
+        CLAMP, lambda a: np.clip(a, min, max).astype(a.dtype, copy=False), "clamp", x, (min, max)
+    )
+
+
+def clone_np(a: np.ndarray) -> np.ndarray:
+    # NOTE: torch's clone preserves a dense layout (a transposed clone stays transposed) but
+    # makes overlapping (expanded) tensors contiguous
+    if a.flags.c_contiguous or 0 in a.strides:
+        return np.array(a, order="C")
+    return np.array(a, order="K")
+
+
+def clone(x: Tensor, *, memory_format: Any = None) -> Tensor:
+    return unary(CLONE, clone_np, "clone", x)
+
+
+def to_dtype(x: Tensor, dt: dtypes.dtype, name: str = "to", copy: bool = False) -> Tensor:
+    if dt is x._dtype and not copy:
+        return x
+    # NOTE: a cast to an integer or bool dtype is not differentiable: no grad_fn
+    cls = TOCOPY if dt.is_floating_point else None
+    return apply(cls, name, (x,), x._data.astype(dt.np), dt)
+
+
+# --------------------------------------------------------------------------------------------
+# views: share storage and version counter, `_base` points at the root
+
+
+def contiguous(x: Tensor, memory_format: Any = None) -> Tensor:
+    if x._data.flags.c_contiguous:
+        return x
+    return unary(CLONE, np.ascontiguousarray, "contiguous", x)
+
+
+def to(x: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    dt = kwargs.get("dtype")
+    copy = kwargs.get("copy", False)
+    for a in args:
+        if isinstance(a, dtypes.dtype):
+            dt = a
+        elif isinstance(a, Tensor):
+            dt = a._dtype
+    if dt is None:
+        return clone(x) if copy else x
+    return to_dtype(x, dt, copy=copy)
+
+
+_TYPE_NAMES = {f"torch.{d.legacy}": d for d in dtypes.ALL}
+
+
+def type_(x: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:
+    if dtype is None:
+        return f"torch.{x._dtype.legacy}"
+    if isinstance(dtype, str):
+        dtype = _TYPE_NAMES[dtype]
+    elif not isinstance(dtype, dtypes.dtype):
+        dtype = getattr(dtype, "_legacy_dtype", dtype)
+    return to_dtype(x, dtype)

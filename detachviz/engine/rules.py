@@ -1,0 +1,310 @@
+"""The kernels a backward rule is written with, in two flavours that share every rule:
+`NP` on numpy arrays (the fast path: plain backward) and `TT` on Tensors (create_graph: the
+rule's own ops build a differentiable graph). A rule receives one of them as its first
+argument `k` and writes `k.expand(g, shape)`, `k.mm(a, b)`, ... beside Python operators.
+
+Also here: `call_rule` (one node's gradients) and the nodes of the backward-of-backward ops
+the `TT` kernels create (select/slice backward and its backward, as_strided backward).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
+from detachviz.engine.function import apply
+from detachviz.engine.node import Node, named_attrs, node_class
+from detachviz.engine.tensor import AS_STRIDED, Tensor, wrap
+
+
+def call_rule(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
+    """The gradients a node sends along each of its next_functions (None where no grad)."""
+    custom = node._custom
+    if custom is not None:
+        return custom(node, g, tensor_mode)
+    k = TT if tensor_mode else NP
+    s = node._unpack(tensor_mode)
+    a = named_attrs(node)
+    vjps = node._vjps
+    out: list[Any] = []
+    for i, e in enumerate(node.next_functions):
+        if e[0] is None:
+            out.append(None)
+        else:
+            vjp = vjps[i]
+            out.append(None if vjp is None else vjp(k, g, s, a))
+    return out
+
+
+def _index_put_np(g: Any, shape: Any, idx: Any) -> Any:
+    out = np.zeros(shape, dtype=g.dtype)
+    np.add.at(out, idx, g)
+    return out
+
+
+class NP:
+    """Rule helpers on numpy arrays (no graph): the fast backward path."""
+
+    @staticmethod
+    def data(x: Any) -> Any:
+        return x
+
+    @staticmethod
+    def const(a: Any) -> Any:
+        return a
+
+    @staticmethod
+    def where0(mask: Any, g: Any) -> Any:
+        return np.where(mask, g, ZERO_OF.get(g.dtype, 0))
+
+    @staticmethod
+    def relu_back(g: Any, y: Any) -> Any:
+        z = ZERO_OF.get(y.dtype, 0)
+        return np.where(y > z, g, z)
+
+    @staticmethod
+    def tanh_back(g: Any, y: Any) -> Any:
+        return g * (ONE_OF.get(y.dtype, 1) - y * y)
+
+    @staticmethod
+    def sigmoid_back(g: Any, y: Any) -> Any:
+        return g * (ONE_OF.get(y.dtype, 1) - y) * y
+
+    expand = staticmethod(broadcast)
+
+    @staticmethod
+    def reshape(g: Any, shape: tuple[int, ...]) -> Any:
+        return g.reshape(shape)
+
+    sum_to = staticmethod(sum_to)
+
+    @staticmethod
+    def transpose(g: Any, d0: int, d1: int) -> Any:
+        return g.swapaxes(d0, d1)
+
+    @staticmethod
+    def permute(g: Any, dims: tuple[int, ...]) -> Any:
+        return np.transpose(g, dims)
+
+    @staticmethod
+    def t(g: Any) -> Any:
+        return g.T
+
+    @staticmethod
+    def squeeze(g: Any, dim: int) -> Any:
+        return g.squeeze(dim % g.ndim)
+
+    @staticmethod
+    def mm(a: Any, b: Any) -> Any:
+        return np.matmul(a, b)
+
+    @staticmethod
+    def outer(a: Any, b: Any) -> Any:
+        return np.outer(a, b)
+
+    exp = staticmethod(np.exp)
+    log = staticmethod(np.log)
+    sin = staticmethod(np.sin)
+    cos = staticmethod(np.cos)
+    sign = staticmethod(np.sign)
+
+    @staticmethod
+    def zeros_like(x: Any) -> Any:
+        return np.zeros_like(x)
+
+    @staticmethod
+    def embed(g: Any, shape: tuple[int, ...], index: Any) -> Any:
+        """Zeros of `shape` with `g` written at `index` (select/slice backward)."""
+        out = np.zeros(shape, dtype=g.dtype)
+        out[index] = g
+        return out
+
+    @staticmethod
+    def as_strided_backward(g: Any, base_shape: Any, size: Any, stride: Any, offset: int) -> Any:
+        out = np.zeros(base_shape, dtype=g.dtype)
+        # NOTE: the window may cover a memory location several times (a stride-0 expand):
+        # each covering element adds its gradient there, so scatter-add by flat index
+        # (np.add on an overlapping view would keep only one of them)
+        flat = np.arange(out.size, dtype=np.intp)
+        where = np.lib.stride_tricks.as_strided(
+            flat[offset:], size, tuple(s * flat.itemsize for s in stride)
+        )
+        np.add.at(out.reshape(-1), where, np.broadcast_to(g, size))
+        return out
+
+    @staticmethod
+    def index(g: Any, idx: Any) -> Any:
+        return g[idx]
+
+    index_put_zeros = staticmethod(_index_put_np)
+
+    @staticmethod
+    def as_strided(g: Any, size: Any, stride: Any, offset: int) -> Any:
+        return np.array(region(np.ascontiguousarray(g), size, stride, offset))
+
+
+class TT:
+    """Rule helpers on tensors: the same rules build a differentiable graph."""
+
+    @staticmethod
+    def data(x: Tensor) -> Any:
+        return x._data
+
+    @staticmethod
+    def const(a: Any) -> Tensor:
+        return wrap(np.array(a))
+
+    @staticmethod
+    def where0(mask: Any, g: Tensor) -> Tensor:
+        return g * wrap(np.asarray(mask).astype(g._data.dtype))
+
+    @staticmethod
+    def relu_back(g: Tensor, y: Tensor) -> Tensor:
+        return TT.where0(y._data > 0, g)
+
+    @staticmethod
+    def tanh_back(g: Tensor, y: Tensor) -> Tensor:
+        return g * (1 - y * y)
+
+    @staticmethod
+    def sigmoid_back(g: Tensor, y: Tensor) -> Tensor:
+        return g * (1 - y) * y
+
+    @staticmethod
+    def expand(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+        return g.expand(*shape)
+
+    @staticmethod
+    def reshape(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+        return g.reshape(shape)
+
+    @staticmethod
+    def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+        gs = g._data.shape
+        if gs == tuple(shape):
+            return g
+        lead = len(gs) - len(shape)
+        axes = tuple(range(lead)) + tuple(
+            i + lead for i, d in enumerate(shape) if d == 1 and gs[i + lead] != 1
+        )
+        if axes:
+            g = g.sum(axes, keepdim=True)
+        return g.reshape(shape)
+
+    @staticmethod
+    def transpose(g: Tensor, d0: int, d1: int) -> Tensor:
+        return g.transpose(d0, d1)
+
+    @staticmethod
+    def permute(g: Tensor, dims: tuple[int, ...]) -> Tensor:
+        return g.permute(*dims)
+
+    @staticmethod
+    def t(g: Tensor) -> Tensor:
+        return g.t()
+
+    @staticmethod
+    def squeeze(g: Tensor, dim: int) -> Tensor:
+        return g.squeeze(dim)
+
+    @staticmethod
+    def mm(a: Tensor, b: Tensor) -> Tensor:
+        return a @ b
+
+    @staticmethod
+    def outer(a: Tensor, b: Tensor) -> Tensor:
+        return a.unsqueeze(1) * b.unsqueeze(0)
+
+    @staticmethod
+    def exp(x: Tensor) -> Tensor:
+        return x.exp()
+
+    @staticmethod
+    def log(x: Tensor) -> Tensor:
+        return x.log()
+
+    @staticmethod
+    def sin(x: Tensor) -> Tensor:
+        return x.sin()
+
+    @staticmethod
+    def cos(x: Tensor) -> Tensor:
+        return x.cos()
+
+    @staticmethod
+    def sign(x: Tensor) -> Tensor:
+        return wrap(np.sign(x._data))
+
+    @staticmethod
+    def zeros_like(x: Tensor) -> Tensor:
+        return wrap(np.zeros_like(x._data))
+
+    @staticmethod
+    def embed(g: Tensor, shape: tuple[int, ...], index: Any) -> Tensor:
+        return apply(EMBED, "embed", (g,), NP.embed(g._data, shape, index), g._dtype, (index,))
+
+    @staticmethod
+    def as_strided_backward(g: Tensor, base_shape: Any, size: Any, stride: Any, offset: int) -> Any:
+        data = NP.as_strided_backward(g._data, base_shape, size, stride, offset)
+        return apply(
+            AS_STRIDED_BACK,
+            "as_strided_backward",
+            (g,),
+            data,
+            g._dtype,
+            (tuple(size), tuple(stride), offset),
+        )
+
+    @staticmethod
+    def index(g: Tensor, idx: Any) -> Tensor:
+        return apply(EMBED_BACK, "index", (g,), g._data[idx], g._dtype, (g._data.shape, idx))
+
+    @staticmethod
+    def index_put_zeros(g: Tensor, shape: Any, idx: Any) -> Tensor:
+        return wrap(_index_put_np(g._data, shape, idx))
+
+    @staticmethod
+    def as_strided(g: Tensor, size: Any, stride: Any, offset: int) -> Tensor:
+        return as_strided(g.contiguous(), size, stride, offset)
+
+
+def as_strided(t: Tensor, size: Any, stride: Any, offset: int) -> Tensor:
+    """A strided window of a contiguous tensor as a differentiable op (AsStridedBackward0)."""
+    data = np.array(region(t._data, size, stride, offset))
+    return apply(
+        AS_STRIDED,
+        "as_strided",
+        (t,),
+        data,
+        t._dtype,
+        (tuple(size), tuple(stride), offset, t._data.shape),
+    )
+
+
+def _embed(t: Any, out: Any, index: Any) -> Any:
+    r = np.zeros(out.shape, dtype=out.dtype)
+    r[index] = t
+    return r
+
+
+# the backward of `embed` (select/slice backward) is indexing again, and the other way round
+EMBED = node_class(
+    "SliceBackwardBackward0",
+    (lambda k, g, s, a: k.index(g, a[0]),),
+    jvp=(lambda t, p, o, a: _embed(t, o, a[0]),),
+)
+EMBED_BACK = node_class(
+    "SelectBackwardBackward0",
+    (lambda k, g, s, a: k.embed(g, a[0], a[1]),),
+    jvp=(lambda t, p, o, a: t[a[1]],),
+)
+AS_STRIDED_BACK = node_class(
+    "AsStridedBackwardBackward0",
+    (lambda k, g, s, a: k.as_strided(g, a.size, a.stride, a.storage_offset),),
+    attrs=("size", "stride", "storage_offset"),
+    jvp=(
+        lambda t, p, o, a: NP.as_strided_backward(t, o.shape, a.size, a.stride, a.storage_offset),
+    ),
+)
