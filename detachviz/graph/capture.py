@@ -16,9 +16,7 @@ from typing import Any
 
 from detachviz.engine.trace import Record, Recorder, Ref
 from detachviz.graph.model import Edge, Graph, Node
-
-# Cut records are drawn as edges, not nodes: the cut *is* the edge.
-EDGE_CUTS = ("detach", "detach_", "data", "copy")
+from detachviz.graph.vocab import DIFFERENTIATIONS, EDGE_CUTS
 
 
 def _shape(tensor: Any) -> tuple[int, ...]:
@@ -218,8 +216,7 @@ def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
     backward_at = [
         rec.index
         for rec in recorder.records
-        if rec.op in ("backward", "autograd.grad")
-        and any(r.tensor is t for r in rec.inputs for t in roots)
+        if rec.op in DIFFERENTIATIONS and any(r.tensor is t for r in rec.inputs for t in roots)
     ]
     for w in recorder.records:
         if not w.inplace or w.op == "detach_" or not w.inputs:
