@@ -169,6 +169,12 @@ def _run(script: str, args: tuple[str, ...]) -> int:
 @click.option("-o", "--output", "out", help="Output file; '-' writes to stdout.")
 @click.option("--out-dir", type=click.Path(file_okay=False), help="Folder for the images.")
 @click.option(
+    "--mirror",
+    is_flag=True,
+    help="With --out-dir: keep each script's folder (relative to here) under it, so "
+    "same-named scripts never collide.",
+)
+@click.option(
     "-f",
     "--format",
     "fmt",
@@ -216,6 +222,7 @@ def _render(
     *,
     out: str | None,
     out_dir: str | None,
+    mirror: bool,
     fmt: str | None,
     roots: tuple[str, ...],
     rankdir: str,
@@ -245,7 +252,7 @@ def _render(
             renderer=renderer,
         ),
     )
-    work = pipeline.jobs_for(scripts, out=out, out_dir=out_dir, request=request)
+    work = pipeline.jobs_for(scripts, out=out, out_dir=out_dir, mirror=mirror, request=request)
     to_stdout = any(job.target == pipeline.STDOUT for job in work)
     report = _Reporter(len(work))
     with report:

@@ -92,13 +92,28 @@ def resolve_format(fmt: str | None, out: str | None) -> str:
     return DEFAULT_FORMAT
 
 
-def output_path(script: str, fmt: str, out: str | None, out_dir: str | None) -> str:
-    """Where the image goes: -o as given; else next to the script (or in --out-dir)."""
+def output_path(
+    script: str, fmt: str, out: str | None, out_dir: str | None, mirror: bool = False
+) -> str:
+    """Where the image goes: -o as given; else next to the script, or in --out-dir: as
+    DIR/<stem>.<fmt>, or with `mirror` under the script's own folder (relative to the
+    current one) inside DIR, so same-named scripts in different folders never collide,
+    however pre-commit splits them into batches."""
     if out:
         return STDOUT if out in STDOUT_PATHS else out
     base = Path(script.rstrip("/") if script != STDOUT else "stdin")
     stem = base.with_suffix(f".{fmt}").name if base.suffix else f"{base.name}.{fmt}"
-    return str(Path(out_dir) / stem if out_dir else base.with_name(stem))
+    if not out_dir:
+        return str(base.with_name(stem))
+    if not mirror:
+        return str(Path(out_dir) / stem)
+    folder = os.path.relpath(os.path.abspath(base.parent))
+    if folder == os.pardir or folder.startswith(os.pardir + os.sep):
+        raise UserError(
+            f"--mirror keeps each script's folder under --out-dir, but {script} is outside "
+            "the current folder: run from a folder that contains it"
+        )
+    return str(Path(out_dir) / folder / stem)
 
 
 def build(script: str, request: Request, fmt: str) -> tuple[bytes, str]:
@@ -302,6 +317,7 @@ def jobs_for(
     *,
     out: str | None = None,
     out_dir: str | None = None,
+    mirror: bool = False,
     request: Request = DEFAULT_REQUEST,
 ) -> list[Job]:
     """Validate the request once, before any script runs (UserError otherwise)."""
@@ -313,12 +329,14 @@ def jobs_for(
         raise UserError("'-' (the script on stdin) can be given once")
     if out and len(scripts) > 1:
         raise UserError("-o names one output file; with several scripts use --out-dir")
+    if mirror and not out_dir:
+        raise UserError("--mirror arranges images under --out-dir: give --out-dir too")
     fmt = resolve_format(request.fmt, out)
     if STDIN in scripts and not out and not out_dir:
         out = STDOUT  # a script read from stdin has no folder to put its image beside
     if out and output_path("", fmt, out, None) == STDOUT and request.check:
         raise UserError("--check compares files on disk; it cannot be used with -o -")
-    jobs = [Job(s, output_path(s, fmt, out, out_dir), fmt, request) for s in scripts]
+    jobs = [Job(s, output_path(s, fmt, out, out_dir, mirror), fmt, request) for s in scripts]
     targets: dict[str, str] = {}
     for job in jobs:
         if job.target == STDOUT:
@@ -333,7 +351,7 @@ def jobs_for(
         if key in targets and targets[key] != job.script:
             raise UserError(
                 f"{targets[key]} and {job.script} would both write {job.target}: "
-                "render them into different --out-dir folders"
+                "add --mirror to keep their folders apart under --out-dir"
             )
         targets[key] = job.script
     return jobs

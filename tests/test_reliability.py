@@ -576,3 +576,37 @@ def test_grad_after_a_later_failure_shows_the_gradient_status(tmp_path):
     (leaf,) = report["leaves"]
     assert leaf["grad"]["values"] == [2.0, 2.0]
     assert leaf["status"] == "ok" and "raised before" not in leaf["reason"]
+
+
+# ---- pre-commit: batches never collide -----------------------------------------------
+
+
+def test_same_named_scripts_in_separate_batches_never_collide_with_mirror(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "a" / "plot.py", GRAPH)
+    write(tmp_path / "b" / "plot.py", GRAPH.replace("(a * 2)", "a.exp()"))
+    # pre-commit may hand each script to its own hook process: two invocations.
+    for script in ("a/plot.py", "b/plot.py"):
+        assert invoke("render", "--out-dir", "img", "--mirror", "-f", "dot", script).exit_code == 0
+    first = {p: (tmp_path / "img" / p).read_bytes() for p in ("a/plot.dot", "b/plot.dot")}
+    assert first["a/plot.dot"] != first["b/plot.dot"]
+    again = invoke("render", "--out-dir", "img", "--mirror", "-f", "dot", "b/plot.py", "a/plot.py")
+    assert again.exit_code == 0 and again.stderr.count("unchanged") == 2
+    assert {p: (tmp_path / "img" / p).read_bytes() for p in first} == first
+
+
+def test_same_named_scripts_in_one_batch_say_to_mirror(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "a" / "plot.py", GRAPH)
+    write(tmp_path / "b" / "plot.py", GRAPH)
+    result = invoke("render", "--out-dir", "img", "a/plot.py", "b/plot.py")
+    assert result.exit_code == 2 and "add --mirror" in one_error_line(result.stderr)
+
+
+@pytest.mark.parametrize("args", [["--mirror"], ["--mirror", "--out-dir", "img", "../s.py"]])
+def test_mirror_misuse_is_one_usage_line(tmp_path, monkeypatch, args):
+    write(tmp_path / "s.py", GRAPH)
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    result = invoke("render", *args, *([] if "../s.py" in args else ["../s.py"]))
+    assert result.exit_code == 2 and "--mirror" in one_error_line(result.stderr)
