@@ -6,6 +6,8 @@ Exit codes: 0 ok, 1 script/render failure or stale images, 2 usage, 3 internal, 
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -13,18 +15,18 @@ from typing import Any
 import click
 
 from detachviz import __version__
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-
-BUG_HINT = "this is a bug in detachviz; please report it with the script that triggered it"
-
-
-class UserError(Exception):
-    """A problem with the user's input: one line, no traceback, exit code attached."""
-
-    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
-        super().__init__(message)
-        self.code = code
+from detachviz.errors import (
+    BUG_HINT,
+    EXIT_FAILED,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    DetachvizError,
+    UserError,
+    raise_terminated,
+)
+from detachviz.render import options as drawing
 
 
 def _console(stderr: bool = False, wide: bool = False) -> Any:
@@ -39,36 +41,98 @@ def _console(stderr: bool = False, wide: bool = False) -> Any:
 def _error(message: str) -> None:
     from rich.markup import escape
 
-    _console(stderr=True).print(f"[bold red]error:[/] {escape(message)}")
+    with contextlib.suppress(ValueError, OSError):  # stderr itself may be gone
+        _console(stderr=True).print(f"[bold red]error:[/] {escape(message)}")
 
 
-def _guarded(body: Callable[..., int]) -> Callable[..., int]:
-    """Map every exception to one line and an exit code (the one place that does)."""
+def exit_code_for(error: BaseException) -> tuple[int, str]:
+    """The one place an exception becomes an exit code and a one-line message."""
+    if isinstance(error, KeyboardInterrupt):  # Ctrl-C, or SIGTERM as `errors.Terminated`
+        return getattr(error, "exit_code", EXIT_INTERRUPTED), str(error) or "interrupted"
+    if isinstance(error, DetachvizError):
+        return error.exit_code, str(error)
+    return EXIT_INTERNAL, f"internal error: {type(error).__name__}: {error} ({BUG_HINT})"
+
+
+def _escaping_streams() -> None:
+    """Text we print (names, messages) may hold a lone surrogate: escape it, don't crash."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+
+
+def _guarded(body: Callable[..., int], *, owns_process: bool = True) -> Callable[..., int]:
+    """Run a command body; every exception becomes one line on stderr and an exit code.
+    While a command that writes files runs, SIGTERM unwinds like Ctrl-C (so temp files are
+    removed on the way) and printed text escapes what cannot be encoded. `run` leaves both
+    to the script, as python would."""
 
     def wrapper(*args: Any, **kwargs: Any) -> int:
-        from detachviz.runner import ScriptNotFound
-
+        previous = None
+        if owns_process:
+            _escaping_streams()
+            with contextlib.suppress(ValueError):  # not the main thread: leave them
+                # Ctrl-C even when started with SIGINT ignored (a background job).
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+                previous = signal.signal(signal.SIGTERM, raise_terminated)
         try:
             return body(*args, **kwargs)
-        except UserError as e:
-            _error(str(e))
-            return e.code
-        except ScriptNotFound as e:
-            _error(f"{e} (check the path)")
-            return EXIT_USAGE
-        except KeyboardInterrupt:
-            _error("interrupted")
-            return EXIT_INTERRUPTED
-        except Exception as e:  # noqa: BLE001 - last resort: never a raw traceback
-            _error(f"internal error: {type(e).__name__}: {e} ({BUG_HINT})")
-            return EXIT_INTERNAL
+        except BaseException as e:  # noqa: BLE001 - mapped, never a raw traceback
+            if isinstance(e, SystemExit):
+                raise
+            code, message = exit_code_for(e)
+            _error(message)
+            return code
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
 
     wrapper.__name__ = body.__name__
     wrapper.__doc__ = body.__doc__
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Word(click.ParamType):
+    """One word of a vocabulary table, case-insensitive, normalised to the table's spelling
+    (click.Choice would list the choices in lower case)."""
+
+    def __init__(self, option: str, words: tuple[str, ...]) -> None:
+        self.option, self.words, self.name = option, words, "|".join(words)
+
+    def get_metavar(self, param: Any, ctx: Any = None) -> str:
+        return f"[{self.name}]"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> str:
+        for word in self.words:
+            if str(value).lower() == word.lower():
+                return word
+        message = f"unknown {self.option} {value!r}: use one of {', '.join(self.words)}"
+        raise click.UsageError(message, ctx)
+
+
+class _Group(click.Group):
+    """click's group, with usage errors said in one line (what is wrong, where to look)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.UsageError as e:
+            where = e.ctx.command_path if e.ctx is not None else "detachviz"
+            _error(f"{e.format_message()} (see '{where} --help')")
+            sys.exit(EXIT_USAGE)
+        except click.ClickException as e:
+            _error(e.format_message())
+            sys.exit(e.exit_code)
+        except click.exceptions.Abort:
+            _error("interrupted")
+            sys.exit(EXIT_INTERRUPTED)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="detachviz")
 def cli() -> None:
     """See where gradients flow and where they are cut.
@@ -81,40 +145,54 @@ def cli() -> None:
 @cli.command(
     context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
 )
-@click.argument("script", type=click.Path(dir_okay=False))
+@click.argument("script", type=click.Path())
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def run(script: str, args: tuple[str, ...]) -> None:
     """Run SCRIPT like `python SCRIPT`, with `import torch` on detachviz's engine."""
-    sys.exit(_guarded(_run)(script, args))
+    sys.exit(_guarded(_run, owns_process=False)(script, args))
 
 
 def _run(script: str, args: tuple[str, ...]) -> int:
     from detachviz.runner import run_script
 
     result = run_script(script, list(args))
-    sys.stdout.flush()
+    with contextlib.suppress(ValueError, OSError):  # the script may have closed stdout
+        sys.stdout.flush()
     if result.error_text:
-        sys.stderr.write(result.error_text)
+        with contextlib.suppress(ValueError, OSError):
+            sys.stderr.write(result.error_text)
     return result.exit_code
 
 
 @cli.command()
-@click.argument("scripts", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("scripts", nargs=-1, required=True, type=click.Path())
 @click.option("-o", "--output", "out", help="Output file; '-' writes to stdout.")
 @click.option("--out-dir", type=click.Path(file_okay=False), help="Folder for the images.")
+@click.option(
+    "--mirror",
+    is_flag=True,
+    help="With --out-dir: keep each script's folder (relative to here) under it, so "
+    "same-named scripts never collide.",
+)
 @click.option(
     "-f",
     "--format",
     "fmt",
-    help="svg, png, jpg, pdf (system dot only), dot or json. Default: -o's suffix, else svg.",
+    help=f"{drawing.formats_help()}. Default: -o's suffix, else {drawing.DEFAULT_FORMAT}.",
 )
 @click.option("--root", "roots", multiple=True, help="Tensor to draw (repeatable).")
-@click.option("--rankdir", default="TB", show_default=True, help="TB (top-down), LR, BT or RL.")
+@click.option(
+    "--rankdir",
+    type=_Word("--rankdir", drawing.RANKDIR_NAMES),
+    default=drawing.DEFAULT_RANKDIR,
+    show_default=True,
+    help=f"{drawing.rankdirs_help()}.",
+)
 @click.option("--legend", is_flag=True, help="Add a legend of node kinds and cut edges.")
 @click.option("--show-saved", is_flag=True, help="Draw tensors saved for backward.")
 @click.option("--show-attrs", is_flag=True, help="Show saved non-tensor attributes.")
 @click.option("--expand", is_flag=True, help="Draw repeated chains in full (no collapsing).")
-@click.option("--renderer", type=click.Choice(["graphviz-pure", "dot"]), help="Layout program.")
+@click.option("--renderer", type=click.Choice(drawing.RENDERERS), help="Layout program.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if any image is stale.")
 @click.option(
     "--allow-errors",
@@ -126,7 +204,14 @@ def _run(script: str, args: tuple[str, ...]) -> int:
     is_flag=True,
     help="Exit 1 when an image was written (pre-commit: new images stop the commit once).",
 )
-@click.option("-j", "--jobs", default=1, show_default=True, help="Parallel processes.")
+@click.option(
+    "-j",
+    "--jobs",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Parallel processes.",
+)
 def render(scripts: tuple[str, ...], **kwargs: Any) -> None:
     """Run each SCRIPT and write its computation graph, cuts included."""
     sys.exit(_guarded(_render)(list(scripts), **kwargs))
@@ -134,8 +219,10 @@ def render(scripts: tuple[str, ...], **kwargs: Any) -> None:
 
 def _render(
     scripts: list[str],
+    *,
     out: str | None,
     out_dir: str | None,
+    mirror: bool,
     fmt: str | None,
     roots: tuple[str, ...],
     rankdir: str,
@@ -151,29 +238,31 @@ def _render(
 ) -> int:
     from detachviz import pipeline
 
-    opts = pipeline.RenderOptions(
-        fmt,
-        tuple(roots),
-        rankdir.upper(),
-        legend,
-        show_saved,
-        show_attrs,
-        expand,
-        renderer,
-        allow_errors,
+    request = pipeline.Request(
+        fmt=fmt,
+        roots=tuple(roots),
+        allow_errors=allow_errors,
+        check=check,
+        draw=drawing.DrawOptions(
+            rankdir=rankdir,
+            legend=legend,
+            show_attrs=show_attrs,
+            show_saved=show_saved,
+            expand=expand,
+            renderer=renderer,
+        ),
     )
-    try:
-        work = pipeline.jobs_for(scripts, out, out_dir, check, opts)
-    except pipeline.PipelineError as e:
-        raise UserError(str(e)) from None
-    report = _Reporter(len(work), quiet_stdout=out == "-")
+    work = pipeline.jobs_for(scripts, out=out, out_dir=out_dir, mirror=mirror, request=request)
+    to_stdout = any(job.target == pipeline.STDOUT for job in work)
+    report = _Reporter(len(work))
     with report:
-        outcomes = pipeline.render_many(work, workers=max(1, jobs), on_done=report.done)
-    if out == "-" and outcomes and outcomes[0].data is not None:
+        outcomes = pipeline.render_many(work, workers=jobs, on_done=report.done)
+    if to_stdout and outcomes and outcomes[0].data is not None:
         sys.stdout.buffer.write(outcomes[0].data)
         sys.stdout.flush()
     code = report.exit_code(outcomes, check)
-    if fail_on_write and any(o.status == "written" and o.output != "-" for o in outcomes):
+    written = [o for o in outcomes if o.status == pipeline.WRITTEN and o.output != pipeline.STDOUT]
+    if fail_on_write and written:
         report.console.print("images were written: add them to the commit")
         return EXIT_FAILED
     return code
@@ -190,7 +279,7 @@ class _Reporter:
         "failed": "[red]failed[/]",
     }
 
-    def __init__(self, total: int, quiet_stdout: bool) -> None:
+    def __init__(self, total: int) -> None:
         self.console = _console(stderr=True)
         self.total = total
         self.progress: Any = None
@@ -212,7 +301,7 @@ class _Reporter:
     def done(self, outcome: Any) -> None:
         from rich.markup import escape
 
-        if outcome.output == "-" and outcome.ok:
+        if outcome.output == "-" and outcome.ok and not outcome.message:
             return  # the bytes on stdout say it; keep stderr quiet for pipes
         where = "stdout" if outcome.output == "-" else outcome.output
         detail = f": {escape(outcome.message)}" if outcome.message else ""
@@ -231,7 +320,7 @@ class _Reporter:
 
 
 @cli.command()
-@click.argument("script", type=click.Path(dir_okay=False))
+@click.argument("script", type=click.Path())
 @click.option("--root", help="The tensor to explain gradients for (default: the one output).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def grad(script: str, root: str | None, as_json: bool) -> None:
@@ -241,16 +330,10 @@ def grad(script: str, root: str | None, as_json: bool) -> None:
 
 def _grad(script: str, root: str | None, as_json: bool) -> int:
     from detachviz.gradreport import grad_report
-    from detachviz.runner import RootError
 
-    try:
-        report = grad_report(script, root)
-    except RootError as e:
-        raise UserError(str(e), EXIT_FAILED) from None
+    report = grad_report(script, root)
     if as_json:
-        import json
-
-        sys.stdout.write(json.dumps(report.to_dict(), indent=2) + "\n")
+        sys.stdout.write(report.to_json())
     else:
         _print_report(report)
     return report.exit_code
@@ -368,8 +451,8 @@ def _bench(
     from rich.table import Table
 
     from detachviz import bench as timing
+    from detachviz.errors import OutputError
     from detachviz.pipeline import write_atomic
-    from detachviz.render import RenderError
 
     err = _console(stderr=True)
     try:
@@ -403,12 +486,11 @@ def _bench(
         err.print(f"{engine} not timed: {why}")
     if not no_chart:
         chart_fmt = fmt or (out.rsplit(".", 1)[-1] if "." in out else "svg")
+        data = results.chart(chart_fmt, renderer=renderer)  # RenderError: exit 1
         try:
-            write_atomic(out, results.chart(chart_fmt, renderer=renderer))
-        except RenderError as e:
-            raise UserError(str(e), EXIT_FAILED) from None
+            write_atomic(out, data)
         except OSError as e:
-            raise UserError(f"cannot write {out}: {e.strerror or e}", EXIT_FAILED) from None
+            raise OutputError(f"cannot write {out}: {e.strerror or e}") from None
         err.print(f"wrote {out}")
     return EXIT_OK
 
@@ -416,9 +498,9 @@ def _bench(
 def main() -> None:
     """Console-script entry point."""
     try:
-        cli.main(prog_name="detachviz", standalone_mode=True)
-    except KeyboardInterrupt:
-        sys.exit(EXIT_INTERRUPTED)
+        cli.main(prog_name="detachviz")
+    except KeyboardInterrupt as e:  # between commands' own handling, e.g. while importing
+        sys.exit(exit_code_for(e)[0])
 
 
 if __name__ == "__main__":

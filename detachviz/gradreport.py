@@ -4,13 +4,16 @@ every leaf's gradient, and diagnose in-place mistakes that torch reports only by
 
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from detachviz.errors import RootError
 from detachviz.graph.diagnose import Diagnosis, diagnose_data_writes, diagnose_inplace_error
 from detachviz.graph.explain import Row, explain
+from detachviz.graph.vocab import DIFFERENTIATIONS
 from detachviz.runner import (
-    RootError,
     backward_roots,
     differentiated,
     final_tensors,
@@ -45,6 +48,22 @@ class Report:
             "error": self.error_text.strip().splitlines()[-1] if self.error_text else None,
         }
 
+    def to_json(self) -> str:
+        """Strict JSON (RFC 8259): a non-finite number is the string "NaN", "Infinity" or
+        "-Infinity" (bare NaN is not JSON, and most parsers other than Python's refuse it)."""
+        return json.dumps(_finite(self.to_dict()), indent=2, allow_nan=False) + "\n"
+
+
+def _finite(value: Any) -> Any:
+    """`value` with every non-finite float spelled as a string (a report is a small tree)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
 
 def _scalar_root(result: Any, requested: str | None) -> tuple[str | None, Any]:
     if requested:
@@ -64,7 +83,7 @@ def _scalar_root(result: Any, requested: str | None) -> tuple[str | None, Any]:
 def grad_report(script: str, root: str | None = None) -> Report:
     """Run `script` and explain its gradients (raises RootError / ScriptNotFound)."""
     result = run_script(script, record=True, quiet=True)
-    lines = result.path.read_text(encoding="utf-8").splitlines()
+    lines = result.lines
     named = named_tensors(result.namespace)
     names = {id(t): n for n, t in named}
     report = Report(script=script, root=None, backward_by="none")
@@ -92,6 +111,9 @@ def grad_report(script: str, root: str | None = None) -> Report:
             result.exit_code = 1
     if roots:
         report.root = _describe(roots, named, result.recorder)
+    if result.exited:  # sys.exit(3), os._exit(1): a failed run, as python's exit code says
+        report.notes.append(f"the script ended with {result.exited}")
+        report.exit_code = 1
     if error is not None:
         report.error_text = result.error_text
         report.exit_code = 1
@@ -130,7 +152,7 @@ def _describe(roots: list[Any], named: list[tuple[str, Any]], recorder: Any = No
             continue
         line = None
         for rec in recorder.records if recorder is not None else ():
-            if rec.op in ("backward", "autograd.grad") and any(r.tensor is t for r in rec.inputs):
+            if rec.op in DIFFERENTIATIONS and any(r.tensor is t for r in rec.inputs):
                 line = rec.line
         parts.append(f"the tensor differentiated at line {line}" if line else "an unnamed tensor")
     return ", ".join(parts)

@@ -1,27 +1,56 @@
 """Runs a user script like `python SCRIPT`, with `import torch` resolving to detachviz.
 
-The runner owns the sys.modules swap (restored afterwards), the script's globals (pre-bound
-`torch`, `T`, `nn`, `F`, `make_dot`, as tutorial snippets assume), the optional trace
-recording, and turning a script failure into a traceback trimmed to the user's own frames.
+The runner owns what `python` would set up and tear down: the script's own `__main__`
+module (pre-bound `torch`, `T`, `nn`, `F`, `make_dot`, as tutorial snippets assume),
+`sys.argv`, `sys.path[0]`, the working directory, the modules imported from the script's
+folder, `atexit` handlers, and the `sys.modules` swap that makes `import torch` the engine.
+All of it is restored afterwards, so a batch of scripts in one process behaves like one
+`python` per script. It also records the trace when asked and turns a script failure into a
+traceback trimmed to the user's own frames.
 """
 
 from __future__ import annotations
 
+import atexit
+import builtins
 import contextlib
 import importlib
 import importlib.abc
+import importlib.machinery
+import importlib.util
 import io
 import os
+import stat
 import sys
+import sysconfig
+import tokenize
 import traceback
+import types
 import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from detachviz.engine import state, trace
+from detachviz.errors import RootError, ScriptNotFound
+from detachviz.graph.vocab import DIFFERENTIATIONS
 
-# What `import X` resolves to while a script runs. Modules load lazily, in this order.
+__all__ = [
+    "COMPAT_MODULES",
+    "RootError",
+    "RunResult",
+    "Script",
+    "ScriptNotFound",
+    "load_script",
+    "pick_roots",
+    "run_script",
+    "tensor_names",
+]
+
+# What `import X` resolves to while a script runs. The engine's modules are bound when the
+# script starts (the pre-bound names need them); torchviz, which pulls in the renderer and
+# graphviz, loads on first use, so `detachviz run` of a plain script never imports them.
 COMPAT_MODULES = {
     "torch": "detachviz.torch",
     "torch.autograd": "detachviz.torch.autograd",
@@ -30,14 +59,17 @@ COMPAT_MODULES = {
     "torch.nn.functional": "detachviz.nn.functional",
     "torch.nn.init": "detachviz.nn.init",
     "torch.optim": "detachviz.optim",
-    "torchviz": "detachviz.torchviz",
 }
+LAZY_COMPAT_MODULES = {"torchviz": "detachviz.torchviz"}
+
+STDIN = "-"  # the script path that means "read the script from stdin", as python does
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parent)
-
-
-class ScriptNotFound(Exception):
-    """The script path does not name a readable file."""
+# Where the interpreter's own and installed modules live: never forgotten between scripts.
+_INSTALLED = tuple(
+    os.path.join(os.path.realpath(sysconfig.get_path(key)), "")
+    for key in ("stdlib", "platstdlib", "purelib", "platlib")
+)
 
 
 @dataclass
@@ -53,10 +85,16 @@ class RunResult:
     error_line: int | None = None  # the script line that raised, when known
     stdout: str = ""  # what the script printed, when run quietly
     warnings: list[Any] = field(default_factory=list)  # what it warned, when run quietly
+    source: str = ""  # the script's text, decoded as python decodes it
+    exited: str = ""  # how the script ended the run early: "sys.exit(3)", "os._exit(0)"
 
     @property
     def failed(self) -> bool:
         return self.exit_code != 0
+
+    @property
+    def lines(self) -> list[str]:
+        return self.source.splitlines()
 
 
 # The run in progress, so that make_dot called inside a script can name its tensors.
@@ -78,15 +116,29 @@ class _UnsupportedTorch(importlib.abc.MetaPathFinder):
         return None
 
 
+def _lazy_module(alias: str, real: str) -> types.ModuleType:
+    """A stand-in for `real` under the name `alias` that imports `real` on first attribute."""
+    stand_in = types.ModuleType(alias, f"detachviz's {alias} (loads {real} on first use)")
+
+    def load(name: str) -> Any:
+        module = importlib.import_module(real)
+        if name == "__all__" and not hasattr(module, "__all__"):
+            return [n for n in vars(module) if not n.startswith("_")]
+        return getattr(module, name)
+
+    stand_in.__getattr__ = load  # type: ignore[method-assign]
+    return stand_in
+
+
+def _is_compat(name: str) -> bool:
+    return name in ("torch", "torchviz") or name.startswith(("torch.", "torchviz."))
+
+
 class _CompatModules:
     """Context manager: swap the compat modules into sys.modules, restore them after."""
 
     def __enter__(self) -> _CompatModules:
-        self._saved = {
-            k: v
-            for k, v in sys.modules.items()
-            if k == "torch" or k.startswith("torch.") or k == "torchviz"
-        }
+        self._saved = {k: v for k, v in sys.modules.items() if _is_compat(k)}
         for k in self._saved:
             del sys.modules[k]
         for alias, real in COMPAT_MODULES.items():
@@ -94,23 +146,22 @@ class _CompatModules:
                 sys.modules[alias] = importlib.import_module(real)
             except ImportError:
                 continue  # a part not built yet; importing it raises the finder's error
+        for alias, real in LAZY_COMPAT_MODULES.items():
+            sys.modules[alias] = _lazy_module(alias, real)
         self._finder = _UnsupportedTorch()
         sys.meta_path.insert(0, self._finder)
         return self
 
     def __exit__(self, *exc: object) -> None:
         sys.meta_path.remove(self._finder)
-        for k in [k for k in sys.modules if k == "torch" or k.startswith("torch.")]:
+        for k in [k for k in sys.modules if _is_compat(k)]:
             del sys.modules[k]
-        sys.modules.pop("torchviz", None)
         sys.modules.update(self._saved)
 
 
 def _make_dot(*args: Any, **kwargs: Any) -> Any:
-    """torchviz's make_dot, imported only when a script uses it (it pulls in the renderer)."""
-    from detachviz.torchviz import make_dot
-
-    return make_dot(*args, **kwargs)
+    """torchviz's make_dot, loaded only when a script calls it (it pulls in the renderer)."""
+    return sys.modules["torchviz"].make_dot(*args, **kwargs)
 
 
 def _prebound() -> dict[str, Any]:
@@ -122,14 +173,173 @@ def _prebound() -> dict[str, Any]:
     return names
 
 
-def read_script(path: str | os.PathLike[str]) -> tuple[Path, str]:
-    p = Path(path)
-    if not p.is_file():
-        raise ScriptNotFound(f"no such script: {path}")
+@dataclass(frozen=True)
+class Script:
+    """A script to run, located and read the way `python SCRIPT` does it.
+
+    given     the path as the user typed it (tracebacks show it so), or "-" for stdin
+    filename  what tracebacks name: `given`, `<stdin>`, or the package's `__main__.py`
+    code      the raw bytes (python decodes them: BOM, `# -*- coding: ... -*-`)
+    main_dir  what python puts first on sys.path: the script's folder ('' for stdin)
+    package   True for a folder run through its `__main__.py`
+    """
+
+    given: str
+    filename: str
+    code: bytes
+    main_dir: str
+    package: bool = False
+
+    @property
+    def path(self) -> Path:
+        return Path(self.filename)
+
+    @property
+    def text(self) -> str:
+        """The source as python decodes it (a bad encoding shows up when compiling)."""
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(self.code).readline)
+            return self.code.decode(encoding, "replace")
+        except (SyntaxError, LookupError):
+            return self.code.decode("utf-8", "replace")
+
+
+def check_script(path: str) -> None:
+    """Raise ScriptNotFound unless `path` names something `python` would run (a file, a
+    FIFO, a folder with `__main__.py`, or "-" for stdin); reads nothing."""
+    if path == STDIN:
+        return
     try:
-        return p, p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScriptNotFound(f"cannot read script {path}: {e}") from None
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        if isinstance(e, FileNotFoundError):
+            raise ScriptNotFound(f"no such script: {path} (check the path)") from None
+        raise ScriptNotFound(f"cannot read script {path}: {e.strerror or e}") from None
+    if stat.S_ISDIR(mode) and not os.path.isfile(os.path.join(path, "__main__.py")):
+        raise ScriptNotFound(f"{path} is a folder without a __main__.py: name a script in it")
+
+
+def load_script(path: str | os.PathLike[str]) -> Script:
+    """Locate and read a script as `python SCRIPT` would, or raise ScriptNotFound."""
+    given = os.fspath(path)
+    check_script(given)
+    if given == STDIN:
+        return Script(given, "<stdin>", sys.stdin.buffer.read(), "")
+    package = os.path.isdir(given)
+    filename = os.path.join(given, "__main__.py") if package else given
+    try:
+        with open(filename, "rb") as f:
+            code = f.read()
+    except OSError as e:
+        raise ScriptNotFound(f"cannot read script {given}: {e.strerror or e}") from None
+    main_dir = given if package else os.path.dirname(given)
+    return Script(given, filename, code, os.path.realpath(main_dir or "."), package)
+
+
+def read_script(path: str | os.PathLike[str]) -> tuple[Path, str]:
+    """(path, text) of a script, decoded as python decodes it."""
+    script = load_script(path)
+    return script.path, script.text
+
+
+def _main_module(script: Script) -> types.ModuleType:
+    """A fresh `__main__` with the attributes `python SCRIPT` gives it."""
+    module = types.ModuleType("__main__")
+    ns = module.__dict__
+    ns["__builtins__"] = builtins
+    ns["__cached__"] = None
+    if script.given == STDIN:
+        ns["__file__"] = "<stdin>"
+        ns["__loader__"] = importlib.machinery.BuiltinImporter
+        return module
+    absolute = os.path.abspath(script.filename)
+    loader = importlib.machinery.SourceFileLoader("__main__", absolute)
+    ns["__file__"] = absolute
+    ns["__loader__"] = loader
+    if script.package:  # `python pkg` runs pkg/__main__.py as the module __main__
+        ns["__spec__"] = importlib.util.spec_from_file_location("__main__", absolute)
+        ns["__package__"] = ""
+    return module
+
+
+class _ScriptExit(BaseException):
+    """`os._exit(n)` inside a contained run: ends the script, not detachviz."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@contextlib.contextmanager
+def _contained_exit() -> Iterator[None]:
+    """While rendering or explaining, a script's `os._exit` ends only that script."""
+
+    def _exit(code: int) -> None:
+        raise _ScriptExit(int(code))
+
+    real = os._exit
+    os._exit = _exit  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        os._exit = real
+
+
+@contextlib.contextmanager
+def _own_atexit(filename: str, stderr: Callable[[str], object]) -> Iterator[None]:
+    """Handlers the script itself registers with `atexit` run when the script ends (as they
+    would at the end of its own `python`), not after detachviz has written its output.
+    Modules imported meanwhile (logging, multiprocessing) register theirs for real."""
+    handlers: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = []
+    real_register, real_unregister = atexit.register, atexit.unregister
+
+    def register(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., Any]:
+        if sys._getframe(1).f_code.co_filename != filename:
+            return real_register(func, *args, **kwargs)
+        handlers.append((func, args, kwargs))
+        return func
+
+    def unregister(func: Callable[..., Any]) -> None:
+        handlers[:] = [h for h in handlers if h[0] != func]
+        real_unregister(func)
+
+    atexit.register, atexit.unregister = register, unregister  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        atexit.register, atexit.unregister = real_register, real_unregister
+        for func, args, kwargs in reversed(handlers):
+            try:
+                func(*args, **kwargs)
+            except SystemExit:
+                pass
+            except BaseException as e:  # noqa: BLE001 - python reports these and goes on
+                stderr(f"Exception ignored in atexit callback {func!r}:\n")
+                stderr("".join(traceback.format_exception(e)))
+
+
+def _forget_script_modules(before: set[str], main_dir: str) -> None:
+    """Drop the modules the script imported from its own folder, so the next script of a
+    batch imports its own `helper.py`, as a fresh `python` would."""
+    if not main_dir:
+        main_dir = os.getcwd()
+    prefix = os.path.join(os.path.realpath(main_dir), "")
+    for name in [n for n in sys.modules if n not in before]:
+        if name == "detachviz" or name.startswith("detachviz.") or _is_compat(name):
+            continue
+        module = sys.modules[name]
+        where = getattr(module, "__file__", None) or ""
+        paths = list(getattr(module, "__path__", None) or [])
+        places = [os.path.realpath(p) for p in [where, *paths] if p]
+        if any(p.startswith(prefix) and not p.startswith(_INSTALLED) for p in places):
+            del sys.modules[name]
+
+
+class _Sink(io.StringIO):
+    """The quiet run's stdout: a script closing sys.stdout does not lose what it printed."""
+
+    def close(self) -> None:
+        pass
 
 
 def _trimmed_traceback(exc: BaseException, script: str) -> tuple[str, int | None]:
@@ -164,35 +374,37 @@ def run_script(
 
     `record=None` records the trace only when the script mentions make_dot (which draws
     cuts from it); `render` and `grad` pass True. `quiet` keeps the script's prints off
-    stdout (in `RunResult.stdout`), so `-o -` stays pure. Never raises for the script's own errors:
-    they land in `RunResult.error`/`error_text`. SystemExit is honoured like `python` does.
+    stdout (in `RunResult.stdout`), so `-o -` stays pure, and makes `os._exit` end only the
+    script. Never raises for the script's own errors: they land in `RunResult.error` /
+    `error_text`. SystemExit is honoured like `python` does. Raises ScriptNotFound.
     """
-    p, source = read_script(path)
-    filename = str(path)  # as `python SCRIPT` names it in tracebacks
-    result = RunResult(path=p)
+    script = load_script(path)
+    filename = script.filename  # as `python SCRIPT` names it in tracebacks
+    result = RunResult(path=script.path, source=script.text)
     if record is None:
-        record = "make_dot" in source
-    old_argv, old_path = sys.argv, list(sys.path)
-    sys.argv = [str(path), *argv]
-    sys.path.insert(0, str(p.resolve().parent))  # as `python SCRIPT` does
+        record = "make_dot" in result.source
+    saved_argv, saved_path, saved_cwd = sys.argv, list(sys.path), os.getcwd()
+    saved_main = sys.modules.get("__main__")
+    saved_streams = sys.stdout, sys.stderr
+    sys.argv = [script.given if script.given != STDIN else STDIN, *argv]
+    sys.path.insert(0, script.main_dir)  # as `python SCRIPT` does
+    before = set(sys.modules)
+    global CURRENT
+    outer = CURRENT
     try:
-        with _CompatModules():
-            namespace: dict[str, Any] = {
-                "__name__": "__main__",
-                "__file__": str(path),
-                "__builtins__": __builtins__,
-                **_prebound(),
-            }
+        with _CompatModules(), contextlib.ExitStack() as run:
+            main = _main_module(script)
+            namespace = main.__dict__
+            namespace.update(_prebound())
             result.namespace = namespace
-            recorder_ctx = trace.recording(filename) if record else None
-            if recorder_ctx is not None:
-                result.recorder = recorder_ctx.__enter__()
+            sys.modules["__main__"] = main  # unittest.main(), pickle and Pool find it here
+            if record:
+                result.recorder = run.enter_context(trace.recording(filename))
             state.reset()  # each script starts as in a fresh `python`
-            global CURRENT
-            outer, CURRENT = CURRENT, result
-            sink = io.StringIO() if quiet else None
+            CURRENT = result
+            sink = _Sink() if quiet else None
             try:
-                code = compile(source, filename, "exec")
+                code = compile(script.code, filename, "exec", dont_inherit=True)
                 with contextlib.ExitStack() as quieted:
                     quieted.enter_context(state.float_errors_silenced())
                     if sink is not None:
@@ -200,9 +412,16 @@ def run_script(
                         caught = quieted.enter_context(warnings.catch_warnings(record=True))
                         warnings.simplefilter("default")
                         result.warnings = caught
+                        quieted.enter_context(_contained_exit())
+                    quieted.enter_context(_own_atexit(filename, _write_stderr))
                     exec(code, namespace)
             except SystemExit as e:
                 result.exit_code = _exit_code(e.code)
+                if result.exit_code:
+                    result.exited = f"sys.exit({e.code!r})"
+            except _ScriptExit as e:
+                result.exit_code = e.code
+                result.exited = f"os._exit({e.code})"
             except KeyboardInterrupt:
                 raise
             except BaseException as e:  # the script's own failure: report, don't crash
@@ -210,14 +429,31 @@ def run_script(
                 result.error = e
                 result.error_text, result.error_line = _trimmed_traceback(e, filename)
             finally:
-                CURRENT = outer
                 result.stdout = sink.getvalue() if sink else ""
-                if recorder_ctx is not None:
-                    recorder_ctx.__exit__(None, None, None)
     finally:
-        sys.argv = old_argv
-        sys.path[:] = old_path
+        CURRENT = outer
+        sys.argv = saved_argv
+        sys.path[:] = saved_path
+        _restore_cwd(saved_cwd)
+        sys.stdout, sys.stderr = saved_streams
+        if saved_main is not None:
+            sys.modules["__main__"] = saved_main
+        _forget_script_modules(before, script.main_dir)
     return result
+
+
+def _write_stderr(text: str) -> None:
+    with contextlib.suppress(ValueError, OSError):  # a script may have closed stderr
+        sys.stderr.write(text)
+
+
+def _restore_cwd(cwd: str) -> None:
+    """Outputs and later scripts are resolved against the invocation's folder, whatever
+    `os.chdir` the script did."""
+    with contextlib.suppress(OSError):
+        if os.getcwd() == cwd:
+            return
+    os.chdir(cwd)
 
 
 def _exit_code(code: object) -> int:
@@ -227,10 +463,6 @@ def _exit_code(code: object) -> int:
         return code
     print(code, file=sys.stderr)
     return 1
-
-
-class RootError(Exception):
-    """No tensor to draw, or a `--root` name that names no tensor."""
 
 
 def _is_tensor(value: object) -> bool:
@@ -251,8 +483,8 @@ def named_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
             out.append((name, tensor))
 
     for var, value in namespace.items():
-        if var.startswith("__") or var in ("T", "torch", "nn", "F"):
-            continue
+        if var.startswith("__") or isinstance(value, types.ModuleType):
+            continue  # the pre-bound torch/T/nn/F, unless the script rebound the name
         if _is_tensor(value):
             add(var, value)
         elif callable(getattr(value, "named_parameters", None)) and not isinstance(value, type):
@@ -275,7 +507,7 @@ def backward_roots(recorder: trace.Recorder | None) -> list[Any]:
         return []
     seen: list[Any] = []
     for rec in recorder.records:
-        if rec.op in ("backward", "autograd.grad"):
+        if rec.op in DIFFERENTIATIONS:
             for ref in rec.inputs:
                 if not any(ref.tensor is s for s in seen):
                     seen.append(ref.tensor)

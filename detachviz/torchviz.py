@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from detachviz import runner
 from detachviz.engine import trace
 from detachviz.graph.capture import Options, capture
-from detachviz.render import Digraph, to_digraph
+from detachviz.render import DrawOptions, to_digraph
+from detachviz.render.digraph import Digraph
 
 
 def _as_roots(var: Any) -> list[tuple[str | None, Any]]:
@@ -33,8 +35,6 @@ def make_dot(
     tensors inside a `detachviz run`/`render` script get the script's own variable names.
     """
     names: dict[int, str] = {}
-    from detachviz import runner
-
     if runner.CURRENT is not None:
         names.update(runner.tensor_names(runner.CURRENT.namespace))
     if params is not None:
@@ -45,7 +45,7 @@ def make_dot(
         names,
         Options(show_saved=show_saved, show_attrs=show_attrs, max_attr_chars=max_attr_chars),
     )
-    return to_digraph(graph, show_attrs=show_attrs, show_saved=show_saved)
+    return to_digraph(graph, DrawOptions(show_attrs=show_attrs, show_saved=show_saved))
 
 
 def make_dot_from_trace(trace_: Any) -> Digraph:

@@ -3,9 +3,9 @@
     python scripts/bench_render.py [--sizes 100,1000,5000,20000] [--dot-timeout 300]
 
 For each graph shape and size it builds a hand-made graph model (no engine involved), times
-`render.draw(..., fmt="svg", expand=True)` — DOT building plus graphviz-pure — and the system
-`dot -Tsvg` on exactly the DOT source `draw` lays out, and prints a markdown table with the
-medians and the ratio. `expand=True` makes the layout really see every node; one extra row
+`render.draw(graph, "svg", DrawOptions(expand=True))` — DOT building plus graphviz-pure — and
+the system `dot -Tsvg` on exactly the DOT source `draw` lays out, and prints a markdown table
+with the medians and the ratio. `expand=True` makes the layout really see every node; one extra row
 shows the default (collapsed) drawing of the unrolled-loop chain, and one the raster cap on
 a long png. Timing only, nothing asserted.
 """
@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from detachviz.graph.model import Edge, Graph, Node  # noqa: E402
-from detachviz.render import draw, to_digraph  # noqa: E402
+from detachviz.render import DrawOptions, draw, to_digraph  # noqa: E402
 
 SYSTEM_DOT = "/usr/bin/dot"
 
@@ -127,11 +127,11 @@ def bench_rows(sizes: list[int], dot_timeout: float) -> list[str]:
         for n in sizes:
             g = make(n)
             reps = repeats_for(n)
-            pure = median_time(lambda g=g: draw(g, fmt="svg", expand=True), reps)
+            pure = median_time(lambda g=g: draw(g, "svg", DrawOptions(expand=True)), reps)
             dot_t: float | None = None
             ratio = "n/a"
             if have_dot:
-                source = to_digraph(g, expand=True).source.encode()
+                source = to_digraph(g, DrawOptions(expand=True)).source.encode()
                 dot_t = time_system_dot(source, reps, dot_timeout)
                 ratio = (
                     f"{dot_t / pure:.1f}×" if dot_t is not None else f"> {dot_timeout / pure:.0f}×"
@@ -162,9 +162,10 @@ def rnn_rows(
         collapsed = median_time(lambda g=g: draw(g, fmt="svg"), 3)
         pure_text = dot_text = ""
         if steps in expanded_steps:
-            pure_text = f"{median_time(lambda g=g: draw(g, fmt='svg', expand=True), 1):.3f}"
+            pure = median_time(lambda g=g: draw(g, "svg", DrawOptions(expand=True)), 1)
+            pure_text = f"{pure:.3f}"
             if os.path.exists(SYSTEM_DOT):
-                source = to_digraph(g, expand=True).source.encode()
+                source = to_digraph(g, DrawOptions(expand=True)).source.encode()
                 dot_text = fmt_s(time_system_dot(source, 1, dot_timeout), dot_timeout)
         rows.append(
             f"| h = tanh(h @ W + x @ U) | {steps:,} | {4 * steps + 1:,} | {pure_text} "
@@ -178,7 +179,7 @@ def raster_row(n: int) -> str:
     """Time and size of a png of an uncollapsed n-node chain (the 37 GB case, capped)."""
     g = chain(n)
     start = time.perf_counter()
-    png = draw(g, fmt="png", expand=True)
+    png = draw(g, "png", DrawOptions(expand=True))
     took = time.perf_counter() - start
     w, h = struct.unpack(">II", png[16:24])
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from detachviz.pipeline import RenderOptions, build
+from detachviz.pipeline import Request, build
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden"
@@ -21,7 +21,7 @@ CASES = [(name, fmt) for name in ("attached", "detached") for fmt in ("dot", "js
 @pytest.mark.parametrize(("name", "fmt"), CASES)
 def test_seed_example_matches_golden(name, fmt, monkeypatch):
     monkeypatch.chdir(ROOT / "docs" / "examples")
-    data, failure = build(f"{name}.py", RenderOptions(), fmt)
+    data, failure = build(f"{name}.py", Request(), fmt)
     assert failure == ""
     golden = GOLDEN / f"{name}.{fmt}"
     if os.environ.get("UPDATE_GOLDEN"):

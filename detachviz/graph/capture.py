@@ -17,9 +17,7 @@ from typing import Any
 from detachviz.engine.trace import Record, Recorder, Ref
 from detachviz.graph import vocab
 from detachviz.graph.model import Edge, Graph, Node
-
-# Cut records are drawn as edges, not nodes: the cut *is* the edge.
-EDGE_CUTS = ("detach", "detach_", "data", "copy")
+from detachviz.graph.vocab import DIFFERENTIATIONS, EDGE_CUTS
 
 
 def _shape(tensor: Any) -> tuple[int, ...]:

@@ -9,13 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from detachviz.engine.trace import Record, Recorder
-
-# Ops that return a view of their input: an in-place write through them reaches the base.
-VIEW_OPS = frozenset(
-    {"view", "reshape", "t", "transpose", "permute", "expand", "unsqueeze", "squeeze",
-     "flatten", "getitem", "detach", "view_as", "narrow", "select", "slice", "alias",
-     "split", "unbind", "as_strided"}
-)  # fmt: skip
+from detachviz.graph.vocab import DATA, VIEW_OPS
 
 
 @dataclass
@@ -120,7 +114,7 @@ def _fixes(
     if modifier is not None:
         target = _name(names, modifier.inputs[0].tensor)
         made = modifier.inputs[0].producer
-        if made is not None and made.line is not None and made.op in VIEW_OPS | {"data"}:
+        if made is not None and made.line is not None and made.op in VIEW_OPS | {DATA}:
             fixes.append(
                 f"make {target} a copy where it is created, at {_at(lines, made.line)}: "
                 "add `.clone()` so the in-place op writes to its own memory"

@@ -8,15 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from detachviz.engine.trace import Record, Recorder
-
-# How each cut mechanism is spelled in a reason.
-SPELLING = {
-    "detach": "detach()",
-    "detach_": "detach_()",
-    "data": ".data",
-    "no_grad": "no_grad",
-    "copy": "torch.tensor(...)",
-}
+from detachviz.graph.vocab import CUT_BY_NAME
 
 
 @dataclass
@@ -267,9 +259,10 @@ def _where(rec: Record, lines: list[str]) -> str:
 
 
 def _mechanism(rec: Record) -> str:
-    if rec.cut == "copy":
-        return "torch.tensor(...)" if rec.op == "tensor" else f"{rec.op}(...)"
-    return SPELLING[rec.cut or "detach"]
+    cut = CUT_BY_NAME[rec.cut or "detach"]
+    if cut.name == "copy" and rec.op != "tensor":
+        return f"{rec.op}(...)"  # new_tensor(...), as the script spelled the copy
+    return cut.spelling
 
 
 def _classify(
@@ -283,7 +276,7 @@ def _classify(
         if t.grad is None:
             row.status, row.reason = "cut" if first else "unused", "retain_grad(), but no gradient"
         return
-    if ran == "failed":
+    if ran == "failed" and t.grad is None:
         row.status, row.reason = "not-run", "backward() raised before reaching it (see below)"
         return
     if not ran:
@@ -319,11 +312,7 @@ def _classify(
     if first is not None:
         row.status = "cut"
         row.line = first.record.line
-        verb = "only used inside" if first.record.cut == "no_grad" else "cut by"
-        if first.record.cut == "data":
-            verb = "only reached through"
-        elif first.record.cut == "copy":
-            verb = "copied by"
+        verb = CUT_BY_NAME[first.record.cut or "detach"].verb
         row.reason = f"{verb} {_mechanism(first.record)}{_where(first.record, lines)}"
         also = [c for c in mine[1:] if c.feeds_root == first.feeds_root][:3]
         if also:

@@ -8,18 +8,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-# Node kinds. Only what the root's backward pass visits is output/function/leaf/saved;
-# everything drawn on the far side of a cut is untracked.
-KINDS = ("output", "function", "leaf", "saved", "untracked")
+from detachviz.graph import vocab
 
-# Cut mechanisms carried by cut edges (None on a gradient edge). Spelled out here, not
-# imported from engine.trace, so that render/ can read the model without the engine.
-CUTS = ("detach", "detach_", "data", "no_grad", "copy")
-
-# In-place writes into a tensor a drawn backward node saved, before that backward ran:
-# "inplace" shares the saved tensor's version counter (torch raises at backward), "data"
-# writes the same memory with a fresh counter (torch does not notice: the gradient is wrong).
-WRITES = ("inplace", "data")
+# The words of the model (node kinds, cut mechanisms, writes) are the vocabulary's.
+KINDS = vocab.KINDS
+CUTS = vocab.CUT_NAMES
+WRITES = vocab.WRITE_NAMES
 
 
 @dataclass(frozen=True)

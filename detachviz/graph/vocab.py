@@ -23,6 +23,8 @@ class Cut:
     name      as in trace records (`Record.cut`), graph edges (`Edge.cut`) and JSON
     spelling  as the user wrote it in code, in `grad` reasons ("computed through detach()")
     label     the text on the picture's cut edge (after "cut: ")
+    verb      how `grad` says a leaf reached only through it lost its gradient
+              ("cut by detach() at line 3")
     edge      True when the cut value is drawn as an edge from its source; no_grad cuts the
               op run under it, which is drawn as an untracked node instead
     """
@@ -30,18 +32,20 @@ class Cut:
     name: str
     spelling: str
     label: str
+    verb: str = "cut by"
     edge: bool = True
 
 
 CUTS: tuple[Cut, ...] = (
     Cut("detach", "detach()", "detach()"),
     Cut("detach_", "detach_()", "detach_()"),
-    Cut("data", ".data", ".data"),
-    Cut("no_grad", "no_grad", "no_grad", edge=False),
-    Cut("copy", "torch.tensor(...)", "torch.tensor() copy"),
+    Cut("data", ".data", ".data", verb="only reached through"),
+    Cut("no_grad", "no_grad", "no_grad", verb="only used inside", edge=False),
+    Cut("copy", "torch.tensor(...)", "torch.tensor() copy", verb="copied by"),
 )
 CUT_NAMES = tuple(c.name for c in CUTS)
 CUT_BY_NAME = {c.name: c for c in CUTS}
+EDGE_CUTS = tuple(c.name for c in CUTS if c.edge)
 
 
 @dataclass(frozen=True)

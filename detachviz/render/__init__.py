@@ -1,65 +1,52 @@
-"""DOT building, theme and layout backends (never imports the engine or numpy).
+"""Drawing a graph model: DOT, theme, collapse, layout backends (never the engine or numpy).
 
-`draw(graph, fmt=...)` is the whole pipeline: model -> DOT (`dot.build_digraph`) -> bytes
-from the layout program (`backend.render_source`). `to_digraph` stops after the first step
-and returns a torchviz-compatible `Digraph` that users can restyle and render themselves.
+`draw(graph, fmt, options)` is the whole pipeline: model -> DOT (`dot.build_digraph`) ->
+bytes from the layout program (`backend.render_source`); `json` is the model itself.
+`to_digraph` stops after the first step and returns a torchviz-compatible `Digraph` that
+users can restyle and render themselves. The submodules load on first use, so that reading
+the vocabulary tables in `render.options` costs no graphviz import.
 """
 
 from __future__ import annotations
 
-from detachviz.graph.model import Graph
-from detachviz.render.backend import RenderError
-from detachviz.render.digraph import Digraph
-from detachviz.render.dot import build_digraph
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Digraph", "RenderError", "draw", "to_digraph"]
+from detachviz.errors import RenderError
+from detachviz.render.options import DEFAULT_DRAW, DrawOptions, find_format
 
+if TYPE_CHECKING:
+    from detachviz.graph.model import Graph
+    from detachviz.render.digraph import Digraph
 
-def to_digraph(
-    graph: Graph,
-    *,
-    rankdir: str = "TB",
-    legend: bool = False,
-    show_attrs: bool = False,
-    show_saved: bool = False,
-    expand: bool = False,
-    renderer: str | None = None,
-) -> Digraph:
-    """The drawing of `graph` as a `graphviz.Digraph` subclass rendered by `renderer`."""
-    return build_digraph(
-        graph,
-        rankdir=rankdir,
-        legend=legend,
-        show_attrs=show_attrs,
-        show_saved=show_saved,
-        expand=expand,
-        program=renderer,
-    )
+__all__ = ["Digraph", "DrawOptions", "RenderError", "draw", "to_digraph"]
 
 
-def draw(
-    graph: Graph,
-    *,
-    fmt: str,
-    rankdir: str = "TB",
-    legend: bool = False,
-    show_attrs: bool = False,
-    show_saved: bool = False,
-    expand: bool = False,
-    renderer: str | None = None,
-) -> bytes:
-    """Bytes of `graph` drawn as fmt (svg, png, jpg, jpeg, pdf with renderer="dot", dot).
+def to_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
+    """The drawing of `graph` as a `graphviz.Digraph` subclass rendered by `options.renderer`."""
+    from detachviz.render.dot import build_digraph
 
-    Raises RenderError (one-line message) when the renderer is missing, cannot write `fmt`,
-    or fails; ValueError for a bad rankdir or node kind.
+    return build_digraph(graph, options)
+
+
+def draw(graph: Graph, fmt: str, options: DrawOptions = DEFAULT_DRAW) -> bytes:
+    """Bytes of `graph` as `fmt`: a name or alias from `render.options.FORMATS`.
+
+    Raises RenderError (a one-line message) when the renderer is missing, cannot write
+    `fmt`, or fails.
     """
-    dot = to_digraph(
-        graph,
-        rankdir=rankdir,
-        legend=legend,
-        show_attrs=show_attrs,
-        show_saved=show_saved,
-        expand=expand,
-        renderer=renderer,
-    )
-    return dot.pipe(format=fmt)  # type: ignore[return-value]
+    from detachviz.render import backend
+
+    found = find_format(fmt)
+    if found is not None and found.name == "json":
+        # Always the full model: collapsing is for images. A lone surrogate in a name cannot
+        # be UTF-8: it is written as the JSON escape \udcXX instead.
+        return graph.to_json().encode("utf-8", "backslashreplace")
+    return backend.render_source(to_digraph(graph, options).source, fmt, renderer=options.renderer)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Digraph":  # `from detachviz.render import Digraph`, loading graphviz then
+        from detachviz.render.digraph import Digraph
+
+        return Digraph
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

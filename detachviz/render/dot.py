@@ -12,9 +12,9 @@ from detachviz.graph.model import KINDS, Edge, Graph, Node
 from detachviz.render import theme
 from detachviz.render.collapse import Collapsed, collapse, edge_key
 from detachviz.render.digraph import Digraph
+from detachviz.render.options import DEFAULT_DRAW, DrawOptions
 from detachviz.render.quoting import label
 
-RANKDIRS = ("TB", "LR")
 FAILURE_ID = "failure"  # model ids are "n<number>", so this cannot collide
 LEGEND_PREFIX = "legend_"
 
@@ -153,31 +153,21 @@ def _resize(dot: Digraph) -> None:
     dot.graph_attr["size"] = f"{text},{text}"
 
 
-def build_digraph(
-    graph: Graph,
-    *,
-    rankdir: str = "TB",
-    legend: bool = False,
-    show_attrs: bool = False,
-    show_saved: bool = False,
-    expand: bool = False,
-    program: str | None = None,
-) -> Digraph:
+def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
     """The drawing of `graph` as a torchviz-compatible Digraph (not yet laid out)."""
-    if rankdir not in RANKDIRS:
-        raise ValueError(f"rankdir must be one of {', '.join(RANKDIRS)}, not {rankdir!r}")
+    show_attrs = options.show_attrs
     for n in graph.nodes:
         if n.kind not in KINDS:
             raise ValueError(f"node {n.id}: unknown kind {n.kind!r}")
-    if not show_saved:
+    if not options.show_saved:
         graph = _without_saved(graph)
-    drawn = Collapsed(graph) if expand else collapse(graph, with_attrs=show_attrs)
+    drawn = Collapsed(graph) if options.expand else collapse(graph, with_attrs=show_attrs)
     graph = drawn.graph
 
     dot = Digraph(
         node_attr=dict(theme.NODE_ATTR),
-        graph_attr={**theme.GRAPH_ATTR, "rankdir": rankdir},
-        program=program,
+        graph_attr={**theme.GRAPH_ATTR, "rankdir": options.rankdir},
+        program=options.renderer,
     )
     for n in graph.nodes:
         run = drawn.runs.get(n.id, 1)
@@ -211,7 +201,7 @@ def build_digraph(
         if anchor is not None:
             dot.edge(anchor, FAILURE_ID, **theme.EDGE_STYLE["failure"])
 
-    if legend:
+    if options.legend:
         _add_legend(dot, graph.error is not None)
     _resize(dot)
     return dot

@@ -7,6 +7,8 @@ the failure marker. Nothing outside this module names a colour; docs/legend.md d
 
 from __future__ import annotations
 
+from detachviz.graph import vocab
+
 # NOTE: torchviz uses fontname="monospace". graphviz-pure has no metrics for that generic
 # name (it falls back to Times and draws boxes ~16% too narrow); Courier has metrics in
 # both graphviz-pure (drawn with its bundled Cousine) and system Graphviz.
@@ -77,20 +79,9 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
     "loop": {"constraint": "false"},
 }
 
-# How each cut mechanism is spelled on its edge: as the user wrote it in code.
-CUT_TEXT: dict[str, str] = {
-    "detach": "detach()",
-    "detach_": "detach_()",
-    "data": ".data",
-    "no_grad": "no_grad",
-    "copy": "torch.tensor() copy",
-}
-
-# How each kind of write is spelled on its edge (over `line N`).
-WRITE_TEXT: dict[str, str] = {
-    "inplace": "in-place write to a saved tensor:\nbackward will raise",
-    "data": "write through .data to a saved tensor:\ngradient silently wrong",
-}
+# How each cut mechanism and each kind of write is spelled on its edge: the vocabulary's.
+CUT_TEXT: dict[str, str] = {c.name: c.label for c in vocab.CUTS}
+WRITE_TEXT: dict[str, str] = {w.name: w.label for w in vocab.WRITES}
 
 # NOTE: a scissors glyph (U+2702) would be nicer, but the fonts bundled with graphviz-pure
 # have no glyph for it and png output shows a box; plain words render everywhere.

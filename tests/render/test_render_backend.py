@@ -11,6 +11,7 @@ import render_samples as samples
 
 from detachviz.render import backend, draw
 from detachviz.render.backend import RenderError
+from detachviz.render.options import DrawOptions, Program
 
 HAS_DOT = shutil.which("dot") is not None
 
@@ -73,10 +74,9 @@ def test_unknown_format():
 
 
 def test_missing_graphviz_pure(monkeypatch):
-    missing = backend.Program(
+    missing = Program(
         "graphviz-pure",
         "graphviz-pure-not-installed",
-        ("pdf",),
         backend.PROGRAMS["graphviz-pure"].missing_hint,
     )
     monkeypatch.setitem(backend.PROGRAMS, "graphviz-pure", missing)
@@ -91,7 +91,7 @@ def test_missing_graphviz_pure(monkeypatch):
 def test_missing_dot(monkeypatch):
     monkeypatch.setenv("PATH", "")
     with pytest.raises(RenderError, match="^Graphviz 'dot' not found on PATH: install Graphviz"):
-        draw(samples.simple(), fmt="svg", renderer="dot")
+        draw(samples.simple(), "svg", DrawOptions(renderer="dot"))
 
 
 def test_graphviz_pure_found_beside_python_without_path(monkeypatch):
@@ -121,10 +121,10 @@ def test_crash_becomes_render_error(tmp_path, monkeypatch):
 @pytest.mark.parametrize("fmt", ["svg", "png", "jpg"])
 def test_same_bytes_twice_and_from_any_directory(fmt, tmp_path, monkeypatch):
     g = samples.detach()
-    first = draw(g, fmt=fmt, legend=True)
+    first = draw(g, fmt, DrawOptions(legend=True))
     (tmp_path / "elsewhere").mkdir()
     monkeypatch.chdir(tmp_path / "elsewhere")
-    assert draw(g, fmt=fmt, legend=True) == first
+    assert draw(g, fmt, DrawOptions(legend=True)) == first
 
 
 def test_svg_has_no_version_comment():
@@ -152,7 +152,7 @@ def test_raster_dpi(layout, dpi):
 
 def test_raster_cap_on_a_long_chain():
     # 2,000 uncollapsed nodes: ~1,600 inches tall, 150,000 px at 96 dpi without the cap.
-    data = draw(samples.exp_chain(2000), fmt="png", expand=True)
+    data = draw(samples.exp_chain(2000), "png", DrawOptions(expand=True))
     w, h = png_size(data)
     assert max(w, h) <= backend.MAX_RASTER_PX and h > 7000
 
@@ -165,7 +165,7 @@ def test_small_png_keeps_96_dpi():
 
 @pytest.mark.skipif(not HAS_DOT, reason="system Graphviz not installed")
 def test_pdf_with_dot():
-    assert draw(samples.simple(), fmt="pdf", renderer="dot").startswith(b"%PDF")
+    assert draw(samples.simple(), "pdf", DrawOptions(renderer="dot")).startswith(b"%PDF")
 
 
 @pytest.mark.skipif(not HAS_DOT, reason="system Graphviz not installed")

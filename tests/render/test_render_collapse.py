@@ -9,6 +9,7 @@ from detachviz.graph.model import Edge, Graph, Node
 from detachviz.render import draw, to_digraph
 from detachviz.render.collapse import MIN_RUN, collapse
 from detachviz.render.dot import node_text
+from detachviz.render.options import DrawOptions
 
 
 def test_20000_node_chain_becomes_one_box():
@@ -35,7 +36,7 @@ def test_20000_node_chain_draws_as_a_small_svg():
 
 
 def test_expand_keeps_every_node():
-    source = to_digraph(samples.mul_chain(50), expand=True).source
+    source = to_digraph(samples.mul_chain(50), DrawOptions(expand=True)).source
     assert source.count("MulBackward0") == 50
     assert "×" not in source
 

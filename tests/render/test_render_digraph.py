@@ -7,6 +7,7 @@ import pytest
 import render_samples as samples
 
 from detachviz.render import Digraph, to_digraph
+from detachviz.render.options import DrawOptions
 
 
 @pytest.fixture
@@ -70,7 +71,7 @@ def test_restyle_like_a_digraph():
 
 
 def test_copy_keeps_the_program():
-    dot = to_digraph(samples.simple(), renderer="dot")
+    dot = to_digraph(samples.simple(), DrawOptions(renderer="dot"))
     assert dot.copy().program == "dot"
     assert dot.copy().source == dot.source
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 import render_samples as samples
 
+from detachviz.errors import UserError
 from detachviz.graph.model import Edge, Graph, Node
 from detachviz.render import draw, theme, to_digraph
 from detachviz.render.dot import attrs_block, cut_text, failure_text, node_text, size_to_str
+from detachviz.render.options import DrawOptions
 
 
 @pytest.mark.parametrize(
@@ -24,7 +26,7 @@ from detachviz.render.dot import attrs_block, cut_text, failure_text, node_text,
     ],
 )
 def test_golden_dot(golden, name, make, options):
-    golden(name, to_digraph(make(), **options).source)
+    golden(name, to_digraph(make(), DrawOptions(**options)).source)
 
 
 def test_draw_dot_format_is_the_source():
@@ -104,7 +106,7 @@ def test_untracked_nodes_and_edges_are_faded():
 
 def test_saved_nodes_hidden_unless_asked():
     hidden = to_digraph(samples.saved()).source
-    shown = to_digraph(samples.saved(), show_saved=True).source
+    shown = to_digraph(samples.saved(), DrawOptions(show_saved=True)).source
     assert "self" not in hidden and "n2 ->" not in hidden
     assert 'label="self\\n (3)" fillcolor=orange' in shown
     assert "n2 -> n1 [dir=none]" in shown
@@ -131,7 +133,7 @@ def test_failure_on_an_empty_graph_is_just_the_marker():
 
 
 def test_legend_is_a_cluster_with_every_kind():
-    source = to_digraph(samples.detach(), legend=True).source
+    source = to_digraph(samples.detach(), DrawOptions(legend=True)).source
     assert "subgraph cluster_legend {" in source
     for kind in ("output", "function", "leaf", "saved", "untracked"):
         assert f"legend_{kind} [" in source
@@ -147,9 +149,9 @@ def test_ids_are_the_models():
     ]
 
 
-def test_bad_rankdir_is_a_value_error():
-    with pytest.raises(ValueError, match="rankdir"):
-        to_digraph(samples.simple(), rankdir="XX")
+def test_bad_rankdir_is_a_usage_error():
+    with pytest.raises(UserError, match="unknown rankdir 'XX': use one of TB, LR, BT, RL"):
+        DrawOptions(rankdir="XX")
 
 
 def test_bad_kind_is_a_value_error():

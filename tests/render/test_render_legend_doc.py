@@ -10,6 +10,7 @@ import render_samples as samples
 
 from detachviz.graph.model import Edge, Graph, Node
 from detachviz.render import draw, theme
+from detachviz.render.options import DrawOptions
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -30,7 +31,7 @@ def legend_example() -> Graph:
     ],
 )
 def test_doc_image_is_current(name, make, options):
-    svg = draw(make(), fmt="svg", **options)
+    svg = draw(make(), "svg", DrawOptions(**options))
     path = DOCS / "images" / name
     if os.environ.get("UPDATE_GOLDEN") == "1":
         path.parent.mkdir(parents=True, exist_ok=True)

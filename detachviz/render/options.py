@@ -1,0 +1,137 @@
+"""What a drawing can be asked for: the output formats, the rank directions, `DrawOptions`.
+
+Each table is the one definition: the CLI's choices and help, the pipeline's validation and
+the backend's `-T` values all derive from it. Adding an output format is one `Format` row
+(plus, for a format the layout program does not write, the branch in `render.draw`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from detachviz.errors import UserError
+
+
+@dataclass(frozen=True)
+class Program:
+    """A layout program (`--renderer`): its name, the file looked up, how to get it.
+    Which formats it cannot write is said by `Format.lacks`."""
+
+    name: str
+    executable: str
+    missing_hint: str
+
+
+PROGRAMS: dict[str, Program] = {
+    p.name: p
+    for p in (
+        Program(
+            "graphviz-pure",
+            "graphviz-pure",
+            "graphviz-pure not found: pip install graphviz-pure==0.2.2, or pass --renderer dot",
+        ),
+        Program(
+            "dot",
+            "dot",
+            "Graphviz 'dot' not found on PATH: install Graphviz (e.g. apt install graphviz), "
+            "or use the default renderer graphviz-pure",
+        ),
+    )
+}
+RENDERERS = tuple(PROGRAMS)
+DEFAULT_RENDERER = "graphviz-pure"
+
+
+@dataclass(frozen=True)
+class Format:
+    """One output format.
+
+    name     the `-f` value and the file suffix
+    tvalue   the layout program's `-T` value; None when no layout program runs (dot is the
+             DOT source itself, json the graph model)
+    raster   a bitmap: its pixel size is capped before the program draws it
+    lacks    renderers that cannot write it
+    aliases  other `-f` values and suffixes meaning the same format
+    note     shown after the name in help text
+    """
+
+    name: str
+    tvalue: str | None
+    raster: bool = False
+    lacks: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    note: str = ""
+
+
+FORMATS: tuple[Format, ...] = (
+    Format("svg", "svg"),
+    Format("png", "png", raster=True),
+    Format("jpg", "jpeg", raster=True, aliases=("jpeg",)),
+    Format("pdf", "pdf", lacks=("graphviz-pure",), note="system dot only"),
+    Format("dot", None, aliases=("gv",), note="the DOT source"),
+    Format("json", None, note="the graph model"),
+)
+FORMAT_NAMES = tuple(f.name for f in FORMATS)
+FORMAT_BY_NAME = {spelling: f for f in FORMATS for spelling in (f.name, *f.aliases)}
+DEFAULT_FORMAT = "svg"
+
+
+def find_format(name: str) -> Format | None:
+    """The format `name` (or an alias) spells, case-insensitively; None if none does."""
+    return FORMAT_BY_NAME.get(name.lower())
+
+
+def formats_for(renderer: str) -> tuple[str, ...]:
+    """The format names `renderer` can write."""
+    return tuple(f.name for f in FORMATS if renderer not in f.lacks)
+
+
+def formats_help() -> str:
+    """`svg, png, ..., pdf (system dot only), dot (the DOT source) or json (...)`."""
+    words = [f"{f.name} ({f.note})" if f.note else f.name for f in FORMATS]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+@dataclass(frozen=True)
+class Rankdir:
+    """A Graphviz rank direction: the `--rankdir` value and what it means."""
+
+    name: str
+    meaning: str
+
+
+RANKDIRS: tuple[Rankdir, ...] = (
+    Rankdir("TB", "top-down"),
+    Rankdir("LR", "left-right"),
+    Rankdir("BT", "bottom-up"),
+    Rankdir("RL", "right-left"),
+)
+RANKDIR_NAMES = tuple(r.name for r in RANKDIRS)
+DEFAULT_RANKDIR = "TB"
+
+
+def rankdirs_help() -> str:
+    """`TB (top-down), LR (left-right), BT (bottom-up) or RL (right-left)`."""
+    words = [f"{r.name} ({r.meaning})" for r in RANKDIRS]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+@dataclass(frozen=True)
+class DrawOptions:
+    """How to draw a graph model. Built by keyword, passed unchanged CLI -> renderer."""
+
+    rankdir: str = DEFAULT_RANKDIR
+    legend: bool = False
+    show_attrs: bool = False
+    show_saved: bool = False
+    expand: bool = False
+    renderer: str | None = None  # None: $DETACHVIZ_RENDERER, else DEFAULT_RENDERER
+
+    def __post_init__(self) -> None:
+        if self.rankdir not in RANKDIR_NAMES:
+            raise UserError(
+                f"unknown rankdir {self.rankdir!r}: use one of {', '.join(RANKDIR_NAMES)}"
+            )
+
+
+DEFAULT_DRAW = DrawOptions()
