@@ -37,7 +37,7 @@ Add an op (to an existing family):
 Add an op family: a new `ops/<family>.py` importing only lower layers (the op kit, rules,
 arrays, promote, tensor, node, state) and families it builds on; add it to the imports in
 engine/__init__.py and its methods to engine/methods.py. No family may import a module above
-it (autograd, factory, forward_ad, methods): tests/engine/test_structure.py checks it.
+it (autograd, factory, forward_ad, methods): tests/test_import_structure.py checks it.
 
 Add a Tensor method: write the function where its family lives, add a row to the table in
 engine/methods.py. Never assign `Tensor.x = ...` anywhere else.
