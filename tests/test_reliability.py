@@ -277,13 +277,23 @@ def _python_and_us(tmp_path: Path, target: str, stdin: bytes | None = None) -> t
     return python.stdout.decode(), ours.stdout.decode()
 
 
-@pytest.mark.parametrize("kind", ["file", "relative", "package", "stdin"])
+@pytest.mark.parametrize(
+    "kind", ["file", "relative", "symlink", "package", "linked-package", "stdin"]
+)
 def test_main_module_attributes_are_pythons(tmp_path, kind):
     write(tmp_path / "sub" / "probe.py", PROBE)
     write(tmp_path / "pkg" / "__main__.py", PROBE.replace("__spec__ is None", "__spec__.name"))
-    target = {"file": str(tmp_path / "sub" / "probe.py"), "relative": "sub/probe.py"}.get(
-        kind, "pkg" if kind == "package" else "-"
-    )
+    (tmp_path / "links").mkdir()
+    (tmp_path / "links" / "probe.py").symlink_to(tmp_path / "sub" / "probe.py")
+    (tmp_path / "links" / "pkg").symlink_to(tmp_path / "pkg")
+    target = {
+        "file": str(tmp_path / "sub" / "probe.py"),
+        "relative": "sub/probe.py",
+        "symlink": "links/probe.py",
+        "package": "pkg",
+        "linked-package": "links/pkg",
+        "stdin": "-",
+    }[kind]
     stdin = PROBE.encode() if kind == "stdin" else None
     python, ours = _python_and_us(tmp_path, target, stdin)
     assert ours == python
@@ -610,3 +620,58 @@ def test_mirror_misuse_is_one_usage_line(tmp_path, monkeypatch, args):
     monkeypatch.chdir(tmp_path / "here")
     result = invoke("render", *args, *([] if "../s.py" in args else ["../s.py"]))
     assert result.exit_code == 2 and "--mirror" in one_error_line(result.stderr)
+
+
+def test_process_settings_a_script_changes_do_not_reach_the_next(tmp_path):
+    from detachviz.runner import run_script
+
+    changer = write(
+        tmp_path / "a.py",
+        """
+        import os, signal, sys
+        os.environ["DETACHVIZ_LEAK"] = "1"
+        os.umask(0o777)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        sys.setrecursionlimit(123)
+        """,
+    )
+    before = (signal.getsignal(signal.SIGINT), sys.getrecursionlimit())
+    assert run_script(changer).exit_code == 0
+    reader = write(
+        tmp_path / "b.py",
+        "import os, sys\nleak = os.environ.get('DETACHVIZ_LEAK')\nmask = os.umask(0o022)\n"
+        "os.umask(mask)\nlimit = sys.getrecursionlimit()\n",
+    )
+    ns = run_script(reader).namespace
+    assert ns["leak"] is None and ns["mask"] != 0o777
+    assert (signal.getsignal(signal.SIGINT), sys.getrecursionlimit()) == before
+
+
+@pytest.mark.parametrize(
+    "noise",
+    [
+        "import os\nos.write(1, b'raw fd write')\n",
+        "import os\nos.system('echo from a child process')\n",
+        "import sys\nsys.stdout.buffer.write(b'binary print')\n",
+    ],
+    ids=["os.write", "os.system", "stdout.buffer"],
+)
+def test_nothing_a_script_writes_reaches_stdout_under_dash_o(tmp_path, noise):
+    script = write(tmp_path / "s.py", noise + GRAPH)
+    result = cli_process("render", str(script), "-o", "-", "-f", "dot", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(b"digraph") and result.stdout.rstrip().endswith(b"}")
+
+
+@pytest.mark.parametrize("dangling", [False, True], ids=["to-a-file", "dangling"])
+def test_an_output_symlink_stays_a_symlink(tmp_path, dangling):
+    script = write(tmp_path / "s.py", GRAPH)
+    real = tmp_path / "build" / "g.svg"
+    real.parent.mkdir()
+    if not dangling:
+        real.write_bytes(b"old")
+    link = tmp_path / "g.svg"
+    link.symlink_to(real)
+    assert invoke("render", str(script), "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and real.read_bytes().startswith(b"<?xml")
+    assert temps(tmp_path) == temps(real.parent) == []
