@@ -685,3 +685,34 @@ def test_an_output_symlink_stays_a_symlink(tmp_path, dangling):
     assert invoke("render", str(script), "-o", str(link)).exit_code == 0
     assert link.is_symlink() and real.read_bytes().startswith(b"<?xml")
     assert temps(tmp_path) == temps(real.parent) == []
+
+
+def test_dash_o_onto_a_closed_stdout_is_one_failure_line(tmp_path):
+    script = write(tmp_path / "s.py", GRAPH)
+    result = subprocess.run(
+        [sys.executable, "-m", "detachviz", "render", str(script), "-o", "-", "-f", "dot"],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: os.close(1),
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.decode().strip() == "error: cannot write to stdout: it is closed"
+
+
+def test_a_reader_leaving_early_is_not_an_internal_error(tmp_path):
+    lines = [f"x{i} = torch.ones(2, requires_grad=True)" for i in range(2000)]
+    total = "y = sum(v.sum() for k, v in list(globals().items()) if k[0] == 'x')\n"
+    script = write(tmp_path / "s.py", "\n".join(lines) + "\n" + total)  # a 100 kB model
+    render = subprocess.Popen(
+        [sys.executable, "-m", "detachviz", "render", str(script), "-o", "-", "-f", "json"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert render.stdout is not None
+    render.stdout.close()  # like `| head -c 10` having exited already
+    _, err = render.communicate(timeout=120)
+    assert render.returncode == 1
+    assert err.decode().strip().endswith("error: cannot write to stdout: Broken pipe")
+    assert b"internal error" not in err and b"Traceback" not in err and b"Exception" not in err
