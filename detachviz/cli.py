@@ -40,11 +40,19 @@ def _console(stderr: bool = False, wide: bool = False) -> Any:
     return console
 
 
-def _error(message: str) -> None:
+def _one_line(text: str) -> str:
+    """User text for a status line: rich markup escaped, control characters (a terminal
+    escape in a file name or an error message) and line breaks shown as escapes."""
     from rich.markup import escape
 
+    from detachviz.render.quoting import visible
+
+    return escape(visible(text).replace("\r", "\\r").replace("\n", "\\n"))
+
+
+def _error(message: str) -> None:
     with contextlib.suppress(ValueError, OSError):  # stderr itself may be gone
-        _console(stderr=True).print(f"[bold red]error:[/] {escape(message)}")
+        _console(stderr=True).print(f"[bold red]error:[/] {_one_line(message)}")
 
 
 def exit_code_for(error: BaseException) -> tuple[int, str]:
@@ -325,13 +333,11 @@ class _Reporter:
             self.progress.__exit__(*exc)
 
     def done(self, outcome: Any) -> None:
-        from rich.markup import escape
-
         if outcome.output == "-" and outcome.ok and not outcome.message:
             return  # the bytes on stdout say it; keep stderr quiet for pipes
         where = "stdout" if outcome.output == "-" else outcome.output
-        detail = f": {escape(outcome.message)}" if outcome.message else ""
-        self.console.print(f"{self.MARK[outcome.status]} {escape(where)}{detail}")
+        detail = f": {_one_line(outcome.message)}" if outcome.message else ""
+        self.console.print(f"{self.MARK[outcome.status]} {_one_line(where)}{detail}")
         if self.progress is not None:
             self.progress.advance(self.task)
 

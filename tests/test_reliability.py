@@ -716,3 +716,13 @@ def test_a_reader_leaving_early_is_not_an_internal_error(tmp_path):
     assert render.returncode == 1
     assert err.decode().strip().endswith("error: cannot write to stdout: Broken pipe")
     assert b"internal error" not in err and b"Traceback" not in err and b"Exception" not in err
+
+
+def test_status_lines_escape_control_characters_in_names_and_messages(tmp_path):
+    evil = tmp_path / "s\x1b]0;pwned\x07.py"
+    write(evil, GRAPH + "raise ValueError('two\\nlines \\x1b[31mred')\n")
+    result = invoke("render", str(evil), "-f", "dot")
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert "\\x1b]0;pwned\\x07" in lines[0]
