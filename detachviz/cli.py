@@ -7,6 +7,7 @@ Exit codes: 0 ok, 1 script/render failure or stale images, 2 usage, 3 internal, 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from detachviz.errors import (
     EXIT_OK,
     EXIT_USAGE,
     DetachvizError,
+    OutputError,
     UserError,
     raise_terminated,
 )
@@ -38,11 +40,19 @@ def _console(stderr: bool = False, wide: bool = False) -> Any:
     return console
 
 
-def _error(message: str) -> None:
+def _one_line(text: str) -> str:
+    """User text for a status line: rich markup escaped, control characters (a terminal
+    escape in a file name or an error message) and line breaks shown as escapes."""
     from rich.markup import escape
 
+    from detachviz.render.quoting import visible
+
+    return escape(visible(text).replace("\r", "\\r").replace("\n", "\\n"))
+
+
+def _error(message: str) -> None:
     with contextlib.suppress(ValueError, OSError):  # stderr itself may be gone
-        _console(stderr=True).print(f"[bold red]error:[/] {escape(message)}")
+        _console(stderr=True).print(f"[bold red]error:[/] {_one_line(message)}")
 
 
 def exit_code_for(error: BaseException) -> tuple[int, str]:
@@ -50,8 +60,22 @@ def exit_code_for(error: BaseException) -> tuple[int, str]:
     if isinstance(error, KeyboardInterrupt):  # Ctrl-C, or SIGTERM as `errors.Terminated`
         return getattr(error, "exit_code", EXIT_INTERRUPTED), str(error) or "interrupted"
     if isinstance(error, DetachvizError):
+        if isinstance(error.__cause__, BrokenPipeError):
+            _quiet_broken_stdout()
         return error.exit_code, str(error)
+    if isinstance(error, BrokenPipeError):  # `detachviz grad s.py | head`: the reader left
+        _quiet_broken_stdout()
+        return EXIT_FAILED, "stdout was closed before everything was written"
     return EXIT_INTERNAL, f"internal error: {type(error).__name__}: {error} ({BUG_HINT})"
+
+
+def _quiet_broken_stdout() -> None:
+    """Point stdout at /dev/null, so python's final flush does not report the broken pipe
+    a second time."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def _escaping_streams() -> None:
@@ -258,14 +282,24 @@ def _render(
     with report:
         outcomes = pipeline.render_many(work, workers=jobs, on_done=report.done)
     if to_stdout and outcomes and outcomes[0].data is not None:
-        sys.stdout.buffer.write(outcomes[0].data)
-        sys.stdout.flush()
+        _write_stdout(outcomes[0].data)
     code = report.exit_code(outcomes, check)
     written = [o for o in outcomes if o.status == pipeline.WRITTEN and o.output != pipeline.STDOUT]
     if fail_on_write and written:
         report.console.print("images were written: add them to the commit")
         return EXIT_FAILED
     return code
+
+
+def _write_stdout(data: bytes) -> None:
+    """The image bytes of `-o -`; a closed stdout is a failed output, not a crash."""
+    if sys.stdout is None:
+        raise OutputError("cannot write to stdout: it is closed")
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    except (OSError, ValueError) as e:  # BrokenPipeError: the reader went away
+        raise OutputError(f"cannot write to stdout: {getattr(e, 'strerror', None) or e}") from e
 
 
 class _Reporter:
@@ -299,13 +333,11 @@ class _Reporter:
             self.progress.__exit__(*exc)
 
     def done(self, outcome: Any) -> None:
-        from rich.markup import escape
-
         if outcome.output == "-" and outcome.ok and not outcome.message:
             return  # the bytes on stdout say it; keep stderr quiet for pipes
         where = "stdout" if outcome.output == "-" else outcome.output
-        detail = f": {escape(outcome.message)}" if outcome.message else ""
-        self.console.print(f"{self.MARK[outcome.status]} {escape(where)}{detail}")
+        detail = f": {_one_line(outcome.message)}" if outcome.message else ""
+        self.console.print(f"{self.MARK[outcome.status]} {_one_line(where)}{detail}")
         if self.progress is not None:
             self.progress.advance(self.task)
 
@@ -451,7 +483,6 @@ def _bench(
     from rich.table import Table
 
     from detachviz import bench as timing
-    from detachviz.errors import OutputError
     from detachviz.pipeline import write_atomic
 
     err = _console(stderr=True)

@@ -215,10 +215,12 @@ def write_atomic(path: str, data: bytes) -> bool:
     """Write `data` to `path` unless it already holds exactly that. True if written.
 
     A regular (or new) file: a temp file beside it, then a rename — a failure never leaves
-    half a file, an existing one stays intact, and its mode is kept. Anything else (a
+    half a file, an existing one stays intact, its mode is kept, and a symlink to it stays
+    a symlink. Anything else (a
     device, a FIFO): opened and written in place, never replaced.
     """
-    target = Path(path)
+    # Through a symlink, the file it names is the one rewritten (the link stays a link).
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     try:
         info = os.stat(target)
     except FileNotFoundError:

@@ -20,9 +20,11 @@ import importlib.machinery
 import importlib.util
 import io
 import os
+import signal
 import stat
 import sys
 import sysconfig
+import tempfile
 import tokenize
 import traceback
 import types
@@ -232,8 +234,10 @@ def load_script(path: str | os.PathLike[str]) -> Script:
             code = f.read()
     except OSError as e:
         raise ScriptNotFound(f"cannot read script {given}: {e.strerror or e}") from None
-    main_dir = given if package else os.path.dirname(given)
-    return Script(given, filename, code, os.path.realpath(main_dir or "."), package)
+    # As python: a package folder as given (made absolute), a file's real folder (through
+    # symlinks).
+    main_dir = os.path.abspath(given) if package else os.path.dirname(os.path.realpath(given))
+    return Script(given, filename, code, main_dir, package)
 
 
 def read_script(path: str | os.PathLike[str]) -> tuple[Path, str]:
@@ -335,11 +339,46 @@ def _forget_script_modules(before: set[str], main_dir: str) -> None:
             del sys.modules[name]
 
 
-class _Sink(io.StringIO):
-    """The quiet run's stdout: a script closing sys.stdout does not lose what it printed."""
+class _Sink(io.TextIOWrapper):
+    """The quiet run's stdout. It has a `.buffer` like the real one, and a script closing it
+    does not lose what it printed."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8", errors="backslashreplace")
 
     def close(self) -> None:
-        pass
+        self.flush()
+
+    def getvalue(self) -> str:
+        with contextlib.suppress(ValueError):
+            self.flush()
+        buffer = self.buffer
+        if not isinstance(buffer, io.BytesIO) or buffer.closed:
+            return ""
+        return buffer.getvalue().decode("utf-8", "replace")
+
+
+@contextlib.contextmanager
+def _quiet_fd(fd: int, into: list[str]) -> Iterator[None]:
+    """Point file descriptor `fd` at a temp file while the script runs, so what reaches it
+    without sys.stdout (`os.write(1, ...)`, `os.system("echo")`, C code) cannot mix with
+    the bytes `-o -` writes there; what it caught is appended to `into`."""
+    try:
+        saved = os.dup(fd)
+    except OSError:  # fd closed: nothing to protect
+        yield
+        return
+    with tempfile.TemporaryFile() as caught:
+        with contextlib.suppress(ValueError, OSError):
+            sys.__stdout__.flush()  # type: ignore[union-attr]
+        os.dup2(caught.fileno(), fd)
+        try:
+            yield
+        finally:
+            os.dup2(saved, fd)
+            os.close(saved)
+            caught.seek(0)
+            into.append(caught.read().decode("utf-8", "replace"))
 
 
 def _trimmed_traceback(exc: BaseException, script: str) -> tuple[str, int | None]:
@@ -386,6 +425,7 @@ def run_script(
     saved_argv, saved_path, saved_cwd = sys.argv, list(sys.path), os.getcwd()
     saved_main = sys.modules.get("__main__")
     saved_streams = sys.stdout, sys.stderr
+    saved_process = _ProcessState.save()
     sys.argv = [script.given if script.given != STDIN else STDIN, *argv]
     sys.path.insert(0, script.main_dir)  # as `python SCRIPT` does
     before = set(sys.modules)
@@ -403,11 +443,13 @@ def run_script(
             state.reset()  # each script starts as in a fresh `python`
             CURRENT = result
             sink = _Sink() if quiet else None
+            raw_output: list[str] = []
             try:
                 code = compile(script.code, filename, "exec", dont_inherit=True)
                 with contextlib.ExitStack() as quieted:
                     quieted.enter_context(state.float_errors_silenced())
                     if sink is not None:
+                        quieted.enter_context(_quiet_fd(1, raw_output))
                         quieted.enter_context(contextlib.redirect_stdout(sink))
                         caught = quieted.enter_context(warnings.catch_warnings(record=True))
                         warnings.simplefilter("default")
@@ -429,17 +471,55 @@ def run_script(
                 result.error = e
                 result.error_text, result.error_line = _trimmed_traceback(e, filename)
             finally:
-                result.stdout = sink.getvalue() if sink else ""
+                result.stdout = (sink.getvalue() if sink else "") + "".join(raw_output)
     finally:
         CURRENT = outer
         sys.argv = saved_argv
         sys.path[:] = saved_path
         _restore_cwd(saved_cwd)
+        saved_process.restore()
         sys.stdout, sys.stderr = saved_streams
         if saved_main is not None:
             sys.modules["__main__"] = saved_main
         _forget_script_modules(before, script.main_dir)
     return result
+
+
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@dataclass
+class _ProcessState:
+    """Process-wide settings a script may change that a fresh `python` would not inherit
+    from the previous script of a batch: environment, umask, signal handlers, recursion
+    limit."""
+
+    environ: dict[str, str]
+    umask: int
+    handlers: list[Any]
+    recursion_limit: int
+
+    @classmethod
+    def save(cls) -> _ProcessState:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return cls(
+            dict(os.environ),
+            umask,
+            [signal.getsignal(s) for s in _SIGNALS],
+            sys.getrecursionlimit(),
+        )
+
+    def restore(self) -> None:
+        if dict(os.environ) != self.environ:
+            os.environ.clear()
+            os.environ.update(self.environ)
+        os.umask(self.umask)
+        sys.setrecursionlimit(self.recursion_limit)
+        with contextlib.suppress(ValueError, TypeError):  # not the main thread; a C handler
+            for sig, handler in zip(_SIGNALS, self.handlers):
+                if signal.getsignal(sig) is not handler:
+                    signal.signal(sig, handler)
 
 
 def _write_stderr(text: str) -> None:

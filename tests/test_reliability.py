@@ -225,17 +225,27 @@ def test_a_full_disk_fails_cleanly(tmp_path):
     assert temps(tmp_path) == []
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
 def test_a_read_only_folder_fails_cleanly(tmp_path):
+    """A read-only file system (a private tmpfs mount: even root cannot write there)."""
+    import shutil
+
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare(1) for a private read-only mount")
     script = write(tmp_path / "s.py", GRAPH)
     out = tmp_path / "ro"
     out.mkdir()
-    out.chmod(0o555)
-    try:
-        result = invoke("render", str(script), "--out-dir", str(out))
-    finally:
-        out.chmod(0o755)
-    assert result.exit_code == 1 and "cannot write" in result.stderr
+    command = (
+        f"mount -t tmpfs -o ro,size=1m tmpfs {out} || exit 99; "
+        f"exec {sys.executable} -m detachviz render {script} --out-dir {out}"
+    )
+    result = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", command], capture_output=True, text=True, check=False
+    )
+    if result.returncode == 99 or "unshare:" in result.stderr:
+        pytest.skip(f"no private mounts here: {result.stderr.strip()}")
+    assert result.returncode == 1, result.stderr
+    assert "cannot write" in result.stderr and "Read-only file system" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 RACE = """
@@ -277,13 +287,23 @@ def _python_and_us(tmp_path: Path, target: str, stdin: bytes | None = None) -> t
     return python.stdout.decode(), ours.stdout.decode()
 
 
-@pytest.mark.parametrize("kind", ["file", "relative", "package", "stdin"])
+@pytest.mark.parametrize(
+    "kind", ["file", "relative", "symlink", "package", "linked-package", "stdin"]
+)
 def test_main_module_attributes_are_pythons(tmp_path, kind):
     write(tmp_path / "sub" / "probe.py", PROBE)
     write(tmp_path / "pkg" / "__main__.py", PROBE.replace("__spec__ is None", "__spec__.name"))
-    target = {"file": str(tmp_path / "sub" / "probe.py"), "relative": "sub/probe.py"}.get(
-        kind, "pkg" if kind == "package" else "-"
-    )
+    (tmp_path / "links").mkdir()
+    (tmp_path / "links" / "probe.py").symlink_to(tmp_path / "sub" / "probe.py")
+    (tmp_path / "links" / "pkg").symlink_to(tmp_path / "pkg")
+    target = {
+        "file": str(tmp_path / "sub" / "probe.py"),
+        "relative": "sub/probe.py",
+        "symlink": "links/probe.py",
+        "package": "pkg",
+        "linked-package": "links/pkg",
+        "stdin": "-",
+    }[kind]
     stdin = PROBE.encode() if kind == "stdin" else None
     python, ours = _python_and_us(tmp_path, target, stdin)
     assert ours == python
@@ -610,3 +630,99 @@ def test_mirror_misuse_is_one_usage_line(tmp_path, monkeypatch, args):
     monkeypatch.chdir(tmp_path / "here")
     result = invoke("render", *args, *([] if "../s.py" in args else ["../s.py"]))
     assert result.exit_code == 2 and "--mirror" in one_error_line(result.stderr)
+
+
+def test_process_settings_a_script_changes_do_not_reach_the_next(tmp_path):
+    from detachviz.runner import run_script
+
+    changer = write(
+        tmp_path / "a.py",
+        """
+        import os, signal, sys
+        os.environ["DETACHVIZ_LEAK"] = "1"
+        os.umask(0o777)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        sys.setrecursionlimit(123)
+        """,
+    )
+    before = (signal.getsignal(signal.SIGINT), sys.getrecursionlimit())
+    assert run_script(changer).exit_code == 0
+    reader = write(
+        tmp_path / "b.py",
+        "import os, sys\nleak = os.environ.get('DETACHVIZ_LEAK')\nmask = os.umask(0o022)\n"
+        "os.umask(mask)\nlimit = sys.getrecursionlimit()\n",
+    )
+    ns = run_script(reader).namespace
+    assert ns["leak"] is None and ns["mask"] != 0o777
+    assert (signal.getsignal(signal.SIGINT), sys.getrecursionlimit()) == before
+
+
+@pytest.mark.parametrize(
+    "noise",
+    [
+        "import os\nos.write(1, b'raw fd write')\n",
+        "import os\nos.system('echo from a child process')\n",
+        "import sys\nsys.stdout.buffer.write(b'binary print')\n",
+    ],
+    ids=["os.write", "os.system", "stdout.buffer"],
+)
+def test_nothing_a_script_writes_reaches_stdout_under_dash_o(tmp_path, noise):
+    script = write(tmp_path / "s.py", noise + GRAPH)
+    result = cli_process("render", str(script), "-o", "-", "-f", "dot", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(b"digraph") and result.stdout.rstrip().endswith(b"}")
+
+
+@pytest.mark.parametrize("dangling", [False, True], ids=["to-a-file", "dangling"])
+def test_an_output_symlink_stays_a_symlink(tmp_path, dangling):
+    script = write(tmp_path / "s.py", GRAPH)
+    real = tmp_path / "build" / "g.svg"
+    real.parent.mkdir()
+    if not dangling:
+        real.write_bytes(b"old")
+    link = tmp_path / "g.svg"
+    link.symlink_to(real)
+    assert invoke("render", str(script), "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and real.read_bytes().startswith(b"<?xml")
+    assert temps(tmp_path) == temps(real.parent) == []
+
+
+def test_dash_o_onto_a_closed_stdout_is_one_failure_line(tmp_path):
+    script = write(tmp_path / "s.py", GRAPH)
+    result = subprocess.run(
+        [sys.executable, "-m", "detachviz", "render", str(script), "-o", "-", "-f", "dot"],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: os.close(1),
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.decode().strip() == "error: cannot write to stdout: it is closed"
+
+
+def test_a_reader_leaving_early_is_not_an_internal_error(tmp_path):
+    lines = [f"x{i} = torch.ones(2, requires_grad=True)" for i in range(2000)]
+    total = "y = sum(v.sum() for k, v in list(globals().items()) if k[0] == 'x')\n"
+    script = write(tmp_path / "s.py", "\n".join(lines) + "\n" + total)  # a 100 kB model
+    render = subprocess.Popen(
+        [sys.executable, "-m", "detachviz", "render", str(script), "-o", "-", "-f", "json"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert render.stdout is not None
+    render.stdout.close()  # like `| head -c 10` having exited already
+    _, err = render.communicate(timeout=120)
+    assert render.returncode == 1
+    assert err.decode().strip().endswith("error: cannot write to stdout: Broken pipe")
+    assert b"internal error" not in err and b"Traceback" not in err and b"Exception" not in err
+
+
+def test_status_lines_escape_control_characters_in_names_and_messages(tmp_path):
+    evil = tmp_path / "s\x1b]0;pwned\x07.py"
+    write(evil, GRAPH + "raise ValueError('two\\nlines \\x1b[31mred')\n")
+    result = invoke("render", str(evil), "-f", "dot")
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert "\\x1b]0;pwned\\x07" in lines[0]

@@ -15,9 +15,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from detachviz.engine.trace import Record, Recorder, Ref
-from detachviz.graph import vocab
 from detachviz.graph.model import Edge, Graph, Node
-from detachviz.graph.vocab import DIFFERENTIATIONS, EDGE_CUTS
+from detachviz.graph.vocab import (
+    DATA,
+    DETACH_,
+    DIFFERENTIATIONS,
+    EDGE_CUTS,
+    FUNCTION,
+    INPLACE,
+    LEAF,
+    NO_GRAD,
+    OUTPUT,
+    SAVED,
+    UNTRACKED,
+)
 
 
 def _shape(tensor: Any) -> tuple[int, ...]:
@@ -108,7 +119,7 @@ class _Builder:
     def _node_for_fn(self, fn: Any, kind: str) -> str:
         self.keep.append(fn)
         if hasattr(fn, "variable"):  # AccumulateGrad: draw its leaf tensor instead
-            return self.tensor_node("leaf", fn.variable, "leaf" if kind == "function" else kind)
+            return self.tensor_node("leaf", fn.variable, LEAF if kind == FUNCTION else kind)
         rec = self.by_grad_fn.get(id(fn))
         node_id, new = self.add_node(
             ("fn", id(fn)),
@@ -122,7 +133,7 @@ class _Builder:
             self.work.append((fn, node_id))
             if rec is not None and rec.saved:
                 self.drawn_fns.append((node_id, rec))
-            if self.options.show_saved and kind == "function":
+            if self.options.show_saved and kind == FUNCTION:
                 self._saved_nodes(fn, node_id, rec)
         return node_id
 
@@ -168,7 +179,7 @@ class _Builder:
             items = [(n, v) for n, v in self._saved_items(fn) if hasattr(v, "grad_fn")]
         for name, val in items:
             self.keep.append(val)
-            node_id, _ = self.add_node(("saved", id(val)), "saved", name, shape=_shape(val))
+            node_id, _ = self.add_node(("saved", id(val)), SAVED, name, shape=_shape(val))
             self.add_edge(node_id, fn_id)
 
     # ---- the trace walk --------------------------------------------------------------
@@ -176,9 +187,9 @@ class _Builder:
         """The node for a value that requires grad, on either side of a cut."""
         fn = ref.grad_fn
         if fn is None:
-            kind = "leaf" if id(ref.tensor) in self.tracked else "untracked"
+            kind = LEAF if id(ref.tensor) in self.tracked else UNTRACKED
             return self.tensor_node("leaf", ref.tensor, kind)
-        kind = "function" if id(fn) in self.tracked else "untracked"
+        kind = FUNCTION if id(fn) in self.tracked else UNTRACKED
         return self.function_node(fn, kind)
 
     def untracked_inputs(self, refs: tuple[Ref, ...], consumer: str) -> None:
@@ -199,7 +210,7 @@ class _Builder:
             out = prod.outputs[0].tensor if prod.outputs else None
             node_id, new = self.add_node(
                 ("rec", prod.index),
-                "untracked",
+                UNTRACKED,
                 prod.op,
                 name=self.names.get(id(out)) if out is not None else None,
                 shape=_shape(out) if out is not None else None,
@@ -210,7 +221,7 @@ class _Builder:
                 continue
             for r in reversed(prod.inputs):
                 if r.requires_grad:  # only under no_grad can an input requiring grad get here
-                    self.add_edge(self.source_node(r), node_id, prod.cut or "no_grad", prod.line)
+                    self.add_edge(self.source_node(r), node_id, prod.cut or NO_GRAD, prod.line)
                 else:
                     stack.append((r, node_id))
 
@@ -232,7 +243,7 @@ def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
     differentiated them (their backward is what render and grad would run). A write after
     the last backward that used the node (an optimizer step, a TBPTT chunk's update) is
     harmless: torch never reads that saved value again."""
-    diffs = [rec for rec in recorder.records if rec.op in vocab.DIFFERENTIATIONS]
+    diffs = [rec for rec in recorder.records if rec.op in DIFFERENTIATIONS]
     ran = {id(r.tensor) for rec in diffs for r in rec.inputs}
     would_run = _reachable(t.grad_fn for t in roots if id(t) not in ran)
     runs: dict[int, set[int]] = {}  # differentiation record index -> ids of nodes it runs
@@ -252,7 +263,7 @@ def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
         return False
 
     for w in recorder.records:
-        if not w.inplace or w.op == vocab.DETACH_ or not w.inputs:
+        if not w.inplace or w.op == DETACH_ or not w.inputs:
             continue
         target = w.inputs[0].tensor
         for node_id, saver in list(b.drawn_fns):
@@ -263,7 +274,7 @@ def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
                 continue
             same_counter = hit.tensor._vc is not None and hit.tensor._vc is target._vc
             w_id = _write_node(b, w, target)
-            b.add_edge(w_id, node_id, line=w.line, write="inplace" if same_counter else "data")
+            b.add_edge(w_id, node_id, line=w.line, write=INPLACE if same_counter else DATA)
 
 
 def _reachable(starts: Any) -> set[int]:
@@ -287,7 +298,7 @@ def _write_node(b: _Builder, w: Record, target: Any) -> str:
     """The in-place op as an untracked node, with what flowed into it (a cut, usually)."""
     node_id, new = b.add_node(
         ("rec", w.index),
-        "untracked",
+        UNTRACKED,
         w.op,
         name=b.names.get(id(target)),
         shape=_shape(target),
@@ -346,10 +357,10 @@ def capture(
     root_ids = []
     for _, tensor in roots:
         made = recorder.producer_of(tensor) if recorder is not None else None
-        out_id = b.tensor_node("output", tensor, "output", made.line if made else None)
+        out_id = b.tensor_node("output", tensor, OUTPUT, made.line if made else None)
         root_ids.append(out_id)
         if tensor.grad_fn is not None:
-            b.add_edge(b.function_node(tensor.grad_fn, "function"), out_id)
+            b.add_edge(b.function_node(tensor.grad_fn, FUNCTION), out_id)
         elif recorder is not None and not tensor.requires_grad:
             b.untracked_inputs((Ref(tensor, recorder.producer_of(tensor)),), out_id)
         b.drain()

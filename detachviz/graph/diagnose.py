@@ -136,7 +136,7 @@ def _data_source(rec: Record) -> Any:
     ref = rec.inputs[0] if rec.inputs else None
     while ref is not None and ref.producer is not None:
         prod = ref.producer
-        if prod.cut == "data":
+        if prod.cut == DATA:
             return prod.inputs[0].tensor
         if prod.op not in VIEW_OPS or not prod.inputs:
             return None

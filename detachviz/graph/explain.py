@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from detachviz.engine.trace import Record, Recorder
-from detachviz.graph.vocab import CUT_BY_NAME
+from detachviz.graph.vocab import COPY, CUT_BY_NAME, DETACH
 
 
 @dataclass
@@ -259,8 +259,8 @@ def _where(rec: Record, lines: list[str]) -> str:
 
 
 def _mechanism(rec: Record) -> str:
-    cut = CUT_BY_NAME[rec.cut or "detach"]
-    if cut.name == "copy" and rec.op != "tensor":
+    cut = CUT_BY_NAME[rec.cut or DETACH]
+    if cut.name == COPY and rec.op != "tensor":
         return f"{rec.op}(...)"  # new_tensor(...), as the script spelled the copy
     return cut.spelling
 
@@ -312,7 +312,7 @@ def _classify(
     if first is not None:
         row.status = "cut"
         row.line = first.record.line
-        verb = CUT_BY_NAME[first.record.cut or "detach"].verb
+        verb = CUT_BY_NAME[first.record.cut or DETACH].verb
         row.reason = f"{verb} {_mechanism(first.record)}{_where(first.record, lines)}"
         also = [c for c in mine[1:] if c.feeds_root == first.feeds_root][:3]
         if also:

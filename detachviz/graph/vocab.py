@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 # Node kinds of the graph model. Only what the root's backward pass visits is
 # output/function/leaf/saved; everything drawn on the far side of a cut is untracked.
-KINDS = ("output", "function", "leaf", "saved", "untracked")
+OUTPUT, FUNCTION, LEAF, SAVED, UNTRACKED = "output", "function", "leaf", "saved", "untracked"
+KINDS = (OUTPUT, FUNCTION, LEAF, SAVED, UNTRACKED)
 
 
 @dataclass(frozen=True)
@@ -36,12 +37,13 @@ class Cut:
     edge: bool = True
 
 
+DETACH, DETACH_, DATA, NO_GRAD, COPY = "detach", "detach_", "data", "no_grad", "copy"
 CUTS: tuple[Cut, ...] = (
-    Cut("detach", "detach()", "detach()"),
-    Cut("detach_", "detach_()", "detach_()"),
-    Cut("data", ".data", ".data", verb="only reached through"),
-    Cut("no_grad", "no_grad", "no_grad", verb="only used inside", edge=False),
-    Cut("copy", "torch.tensor(...)", "torch.tensor() copy", verb="copied by"),
+    Cut(DETACH, "detach()", "detach()"),
+    Cut(DETACH_, "detach_()", "detach_()"),
+    Cut(DATA, ".data", ".data", verb="only reached through"),
+    Cut(NO_GRAD, "no_grad", "no_grad", verb="only used inside", edge=False),
+    Cut(COPY, "torch.tensor(...)", "torch.tensor() copy", verb="copied by"),
 )
 CUT_NAMES = tuple(c.name for c in CUTS)
 CUT_BY_NAME = {c.name: c for c in CUTS}
@@ -57,11 +59,12 @@ class Write:
     label: str
 
 
+INPLACE = "inplace"
 WRITES: tuple[Write, ...] = (
     # shares the saved tensor's version counter: torch raises at backward
-    Write("inplace", "in-place write to a saved tensor:\nbackward will raise"),
+    Write(INPLACE, "in-place write to a saved tensor:\nbackward will raise"),
     # writes the same memory with a fresh counter: torch does not notice, the grad is wrong
-    Write("data", "write through .data to a saved tensor:\ngradient silently wrong"),
+    Write(DATA, "write through .data to a saved tensor:\ngradient silently wrong"),
 )
 WRITE_NAMES = tuple(w.name for w in WRITES)
 WRITE_BY_NAME = {w.name: w for w in WRITES}
@@ -72,13 +75,11 @@ WRITE_BY_NAME = {w.name: w for w in WRITES}
 BACKWARD = "backward"
 AUTOGRAD_GRAD = "autograd.grad"
 DIFFERENTIATIONS = (BACKWARD, AUTOGRAD_GRAD)
-DETACH = "detach"
-DETACH_ = "detach_"
-DATA = "data"
+# The cut ops DETACH, DETACH_ and DATA are recorded under their cut names (above).
 
 # Ops that return a view of their input: an in-place write through them reaches the base.
 VIEW_OPS = frozenset(
     {"view", "reshape", "t", "transpose", "permute", "expand", "unsqueeze", "squeeze",
-     "flatten", "getitem", "detach", "view_as", "narrow", "select", "slice", "alias",
+     "flatten", "getitem", DETACH, "view_as", "narrow", "select", "slice", "alias",
      "split", "unbind", "as_strided"}
 )  # fmt: skip

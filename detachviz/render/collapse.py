@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from detachviz.graph import vocab
 from detachviz.graph.model import Edge, Graph, Node
 
 # Fewer repeats are drawn as they are: two or three equal steps in a row are normal code.
@@ -33,7 +34,7 @@ MIN_RUN = MIN_REPEATS  # a run of one op repeated (period 1) is collapsed from t
 MAX_PERIOD = 8  # longest repeated block looked for, in chain nodes
 
 # Only op nodes repeat in a loop; tensors have their own names and shapes.
-CHAIN_KINDS = ("function", "untracked")
+CHAIN_KINDS = (vocab.FUNCTION, vocab.UNTRACKED)
 
 EdgeKey = tuple[str, str, "str | None", "int | None"]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
+from detachviz.graph import vocab
 from detachviz.graph.model import KINDS, Edge, Graph, Node
 from detachviz.render import theme
 from detachviz.render.collapse import Collapsed, collapse, edge_key
@@ -43,7 +44,7 @@ def attrs_block(name: str, attrs: dict[str, str], max_attr_chars: int = 50) -> s
 def node_text(node: Node, *, run: int = 1, show_attrs: bool = False) -> str:
     """What a node's box says, as torchviz would write it (plus `×N` for a collapsed run)."""
     name = node.label
-    if node.kind in ("untracked", "function") and node.name and node.name != node.label:
+    if node.kind in (vocab.UNTRACKED, vocab.FUNCTION) and node.name and node.name != node.label:
         # `c = pow`, `h = TanhBackward0`: the script's name for the value an op produced
         name = f"{node.name} = {node.label}"
     if run > 1:
@@ -86,9 +87,9 @@ def _edge_type(edge: Edge, kinds: dict[str, str]) -> str:
     if edge.cut is not None:
         return "cut"
     ends = (kinds.get(edge.source), kinds.get(edge.target))
-    if "saved" in ends:
+    if vocab.SAVED in ends:
         return "saved"
-    if "untracked" in ends:
+    if vocab.UNTRACKED in ends:
         return "faded"
     return "gradient"
 
@@ -111,7 +112,7 @@ def _anchor(graph: Graph) -> str | None:
 
 
 def _without_saved(graph: Graph) -> Graph:
-    saved = {n.id for n in graph.nodes if n.kind == "saved"}
+    saved = {n.id for n in graph.nodes if n.kind == vocab.SAVED}
     if not saved:
         return graph
     nodes = [n for n in graph.nodes if n.id not in saved]
@@ -124,11 +125,11 @@ def _add_legend(dot: Digraph, with_failure: bool) -> None:
     p = LEGEND_PREFIX
     with dot.subgraph(name="cluster_legend", graph_attr=theme.LEGEND_GRAPH_ATTR) as lg:
         samples = [
-            ("leaf", "leaf tensor\n (requires grad)"),
-            ("saved", "saved tensor"),
-            ("untracked", "untracked op\n(no gradient)"),
-            ("function", "backward function"),
-            ("output", "output"),
+            (vocab.LEAF, "leaf tensor\n (requires grad)"),
+            (vocab.SAVED, "saved tensor"),
+            (vocab.UNTRACKED, "untracked op\n(no gradient)"),
+            (vocab.FUNCTION, "backward function"),
+            (vocab.OUTPUT, "output"),
         ]
         for kind, text in samples:
             lg.node(p + kind, label(text), **theme.NODE_STYLE[kind])

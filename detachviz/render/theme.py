@@ -35,12 +35,12 @@ MIN_SIZE = 12.0
 
 # Per node kind: attributes added to NODE_ATTR's defaults.
 NODE_STYLE: dict[str, dict[str, str]] = {
-    "output": {"fillcolor": "darkolivegreen1"},
-    "function": {"fillcolor": "lightgrey"},
-    "leaf": {"fillcolor": "lightblue"},
-    "saved": {"fillcolor": "orange"},
+    vocab.OUTPUT: {"fillcolor": "darkolivegreen1"},
+    vocab.FUNCTION: {"fillcolor": "lightgrey"},
+    vocab.LEAF: {"fillcolor": "lightblue"},
+    vocab.SAVED: {"fillcolor": "orange"},
     # Faded: exists in the forward computation, but no gradient reaches it from the root.
-    "untracked": {
+    vocab.UNTRACKED: {
         "style": "filled,dashed",
         "fillcolor": "gray97",
         "color": "gray60",
