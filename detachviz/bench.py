@@ -40,7 +40,7 @@ import statistics
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -262,7 +262,7 @@ def format_ratio(ratio: float | None) -> str:
 
 
 def time_calls(
-    fns: dict[str, Callable[[], Any]], *, repeat: int, min_sample_s: float
+    fns: Mapping[str, Callable[[], Any]], *, repeat: int, min_sample_s: float
 ) -> dict[str, tuple[float, int]]:
     """name -> (median seconds per call, loops per sample) for each fn, timeit-style.
 
