@@ -50,6 +50,15 @@ def _one_line(text: str) -> str:
     return escape(visible(text).replace("\r", "\\r").replace("\n", "\\n"))
 
 
+def _shown(text: str) -> str:
+    """User text for rich output: markup escaped, control characters shown as escapes."""
+    from rich.markup import escape
+
+    from detachviz.render.quoting import visible
+
+    return escape(visible(text))
+
+
 def _error(message: str) -> None:
     with contextlib.suppress(ValueError, OSError):  # stderr itself may be gone
         _console(stderr=True).print(f"[bold red]error:[/] {_one_line(message)}")
@@ -402,13 +411,13 @@ def _print_report(report: Any) -> None:
 
     out, err = _console(wide=True), _console(stderr=True)
     if report.error_text:
-        err.print(escape(report.error_text.rstrip()))
+        err.print(_shown(report.error_text.rstrip()))
     for note in report.notes:
-        out.print(f"[yellow]note:[/] {escape(note)}")
+        out.print(f"[yellow]note:[/] {_shown(note)}")
     if report.backward_by == "detachviz":
         out.print(f"The script did not call backward(); detachviz called {report.root}.backward().")
     elif report.root:
-        out.print(f"Gradients of [bold]{escape(report.root)}[/] (backward called by the script).")
+        out.print(f"Gradients of [bold]{_shown(report.root)}[/] (backward called by the script).")
     table = Table(show_lines=False, header_style="bold")
     table.add_column("tensor", no_wrap=True)
     table.add_column("shape", no_wrap=True)
@@ -418,17 +427,17 @@ def _print_report(report: Any) -> None:
     for r in report.rows:
         style = STATUS_STYLE.get(r.status, "")
         table.add_row(
-            escape(r.name),
+            _shown(r.name),
             "(" + ", ".join(map(str, r.shape)) + ")",
             escape(_grad_text(r.grad)),
             f"[{style}]{r.status}[/]" if style else r.status,
-            escape(r.reason),
+            _shown(r.reason),
         )
     out.print(table)
     if report.non_leaves:
         names = ", ".join(report.non_leaves)
         out.print(
-            f"[dim]Non-leaf tensors keep no .grad: {escape(names)}. "
+            f"[dim]Non-leaf tensors keep no .grad: {_shown(names)}. "
             "Call .retain_grad() on one before backward() to see its gradient.[/]"
         )
     for d in report.diagnoses:
@@ -436,15 +445,15 @@ def _print_report(report: Any) -> None:
         out.print(f"\n[bold red]{title}[/]")
         lines = []
         if d.kind == "inplace-error":
-            lines.append(f"torch says: {escape(d.message)}")
-            lines.append(f"the variable: [bold]{escape(d.variable or '?')}[/]")
+            lines.append(f"torch says: {_shown(d.message)}")
+            lines.append(f"the variable: [bold]{_shown(d.variable or '?')}[/]")
             saved_at = f" at line {d.saved_line}" if d.saved_line else ""
-            lines.append(f"saved for backward by: {escape(d.saved_by or '?')}{saved_at}")
+            lines.append(f"saved for backward by: {_shown(d.saved_by or '?')}{saved_at}")
             if d.modified_by:
-                lines.append(f"changed by: {escape(d.modified_by)} at line {d.modified_line}")
+                lines.append(f"changed by: {_shown(d.modified_by)} at line {d.modified_line}")
         else:
-            lines.append(escape(d.message))
-        lines.extend(f"fix: {escape(fix)}" for fix in d.fixes)
+            lines.append(_shown(d.message))
+        lines.extend(f"fix: {_shown(fix)}" for fix in d.fixes)
         for line in lines:
             out.print(Padding(line, (0, 0, 0, 2)))
 

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from detachviz.errors import RootError
+from detachviz.errors import EXIT_FAILED, RootError
 from detachviz.graph.diagnose import Diagnosis, diagnose_data_writes, diagnose_inplace_error
 from detachviz.graph.explain import Row, explain
 from detachviz.graph.vocab import DIFFERENTIATIONS
@@ -108,15 +108,15 @@ def grad_report(script: str, root: str | None = None) -> Report:
         except RuntimeError as e:
             error = e
             result.error_text = f"RuntimeError: {e}\n"
-            result.exit_code = 1
+            result.exit_code = EXIT_FAILED
     if roots:
         report.root = _describe(roots, named, result.recorder)
     if result.exited:  # sys.exit(3), os._exit(1): a failed run, as python's exit code says
         report.notes.append(f"the script ended with {result.exited}")
-        report.exit_code = 1
+        report.exit_code = EXIT_FAILED
     if error is not None:
         report.error_text = result.error_text
-        report.exit_code = 1
+        report.exit_code = EXIT_FAILED
         found = diagnose_inplace_error(error, result.recorder, names, lines)
         if found is not None:
             report.diagnoses.append(found)

@@ -201,3 +201,24 @@ def test_first_run_on_a_new_script_fails_having_written_the_image(sandbox: Env) 
     assert first.returncode == 1, out(first)
     second = sandbox.hook(repo, "graph.py")
     assert second.returncode == 0, out(second)
+
+
+def test_same_named_scripts_in_split_batches_settle_with_mirror(sandbox: Env) -> None:
+    """pre-commit hands files to parallel hook processes; with --mirror two `plot.py` in
+    different folders get their own images, so the second run passes."""
+    options = "        args: [--out-dir, img, --mirror, -f, dot]\n"
+    repo = sandbox.user_repo("user-same-stem", options)
+    for folder, code in (("a", SCRIPT), ("b", EDITED)):
+        (repo / folder).mkdir()
+        (repo / folder / "plot.py").write_text(code)
+    git(repo, sandbox.env, "add", "a", "b")
+    git(repo, sandbox.env, "commit", "-q", "-m", "two plots")
+
+    first = sandbox.hook(repo, "a/plot.py", "b/plot.py")
+    assert first.returncode == 1, out(first)  # images written: the commit stops once
+    images = [repo / "img" / "a" / "plot.dot", repo / "img" / "b" / "plot.dot"]
+    assert images[0].read_bytes() != images[1].read_bytes()
+    git(repo, sandbox.env, "add", "img")
+    for _ in range(3):  # however the files are batched, nothing is rewritten
+        settled = sandbox.hook(repo, "a/plot.py", "b/plot.py")
+        assert settled.returncode == 0, out(settled)

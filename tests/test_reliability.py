@@ -726,3 +726,15 @@ def test_status_lines_escape_control_characters_in_names_and_messages(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "\x1b" not in result.stderr and "\x07" not in result.stderr
     assert "\\x1b]0;pwned\\x07" in lines[0]
+
+
+def test_grad_table_escapes_control_characters_in_names(tmp_path):
+    script = write(
+        tmp_path / "s.py",
+        "m = nn.Linear(2, 1)\n"
+        "m.register_parameter('evil\\x1b[31m', nn.Parameter(torch.ones(1)))\n"
+        "y = (m(torch.ones(2)) * getattr(m, 'evil\\x1b[31m')).sum()\ny.backward()\n",
+    )
+    result = invoke("grad", str(script))
+    assert result.exit_code == 0
+    assert "\x1b" not in result.stdout and "m.evil\\x1b[31m" in result.stdout
