@@ -213,7 +213,12 @@ def _run(script: str, args: tuple[str, ...]) -> int:
     "fmt",
     help=f"{drawing.formats_help()}. Default: -o's suffix, else {drawing.DEFAULT_FORMAT}.",
 )
-@click.option("--root", "roots", multiple=True, help="Tensor to draw (repeatable).")
+@click.option(
+    "--root",
+    "roots",
+    multiple=True,
+    help="Tensor to draw: a name or an expression such as 'losses[0]' (repeatable).",
+)
 @click.option(
     "--rankdir",
     type=_Word("--rankdir", drawing.RANKDIR_NAMES),
@@ -362,7 +367,10 @@ class _Reporter:
 
 @cli.command()
 @click.argument("script", type=click.Path())
-@click.option("--root", help="The tensor to explain gradients for (default: the one output).")
+@click.option(
+    "--root",
+    help="The tensor to explain gradients for: a name or an expression (default: the one output).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def grad(script: str, root: str | None, as_json: bool) -> None:
     """Explain every leaf's gradient in SCRIPT, including why one is None."""

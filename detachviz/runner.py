@@ -627,20 +627,46 @@ def final_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
     return out
 
 
+def _root_expression(text: str, namespace: dict[str, Any], named: list[tuple[str, Any]]) -> Any:
+    """`--root losses[0]`, `--root model.fc.weight`: an expression evaluated in the script's
+    final namespace, which must give a tensor."""
+    known = ", ".join(n for n, _ in named) or "none"
+    try:
+        code = compile(text, "<--root>", "eval")
+    except SyntaxError:
+        raise RootError(
+            f"--root {text!r} is neither a tensor's name nor an expression (tensors: {known})"
+        ) from None
+    try:
+        value = eval(code, dict(namespace))  # noqa: S307 - the user's own expression
+    except NameError:
+        raise RootError(
+            f"--root {text!r} names no tensor in the script (tensors: {known})"
+        ) from None
+    except Exception as e:  # noqa: BLE001 - any failure of the user's expression is theirs
+        raise RootError(
+            f"--root {text!r} failed in the script's namespace: {type(e).__name__}: {e}"
+        ) from None
+    if not _is_tensor(value):
+        raise RootError(f"--root {text!r} is a {type(value).__name__}, not a tensor")
+    return value
+
+
 def pick_roots(
     result: RunResult, requested: list[str] | tuple[str, ...] = ()
 ) -> list[tuple[str | None, Any]]:
-    """The tensors to draw: `--root` names; else what backward() ran on; else final tensors."""
+    """The tensors to draw: `--root` names or expressions (`losses[0]`, `model.fc.weight`);
+    else what backward() ran on; else final tensors."""
     named = named_tensors(result.namespace)
     if requested:
         by_name = dict(named)
         by_name.update((k, v) for k, v in result.namespace.items() if _is_tensor(v))
         roots: list[tuple[str | None, Any]] = []
         for name in requested:
-            if name not in by_name:
-                known = ", ".join(n for n, _ in named) or "none"
-                raise RootError(f"--root {name!r} names no tensor in the script (tensors: {known})")
-            roots.append((name, by_name[name]))
+            if name in by_name:
+                roots.append((name, by_name[name]))
+            else:
+                roots.append((name, _root_expression(name, result.namespace, named)))
         return roots
     called = differentiated(result)
     if called:

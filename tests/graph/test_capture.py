@@ -172,6 +172,61 @@ def test_explicit_roots(script):
     assert sum(n.kind == "leaf" for n in g.nodes) == 1  # a is shared
 
 
+ROOT_EXPRESSIONS = """
+    W = torch.full((2, 2), 0.5, requires_grad=True)
+    opt = torch.optim.SGD([W], lr=0.1)
+    h = torch.ones(1, 2)
+    losses = []
+    for chunk in range(2):
+        h = torch.tanh(h.detach() @ W)
+        loss = h.sum() * (chunk + 1)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss)
+    model = torch.nn.Sequential(torch.nn.Linear(2, 1))
+    outputs = {"logits": model(h.detach())}
+"""
+
+
+@pytest.mark.parametrize(
+    ("expr", "label", "top"),
+    [
+        ("losses[0]", "losses[0]", "MulBackward0"),  # the first TBPTT chunk, not the last
+        ("losses[-1]", "loss", "MulBackward0"),  # the script's own name wins
+        ('outputs["logits"]', 'outputs["logits"]', "AddmmBackward0"),
+        ("model[0].weight", "model.0.weight", None),  # a parameter, by its module path
+    ],
+)
+def test_root_can_be_an_expression_in_the_final_namespace(script, expr, label, top):
+    path = script(ROOT_EXPRESSIONS)
+    g = graph_of(path, roots=(expr,))
+    root = g.node(g.roots[0])
+    assert root.label == label
+    into_root = [g.node(e.source).label for e in g.edges if e.target == root.id]
+    assert into_root == ([top] if top else [])
+    if expr == "losses[0]":  # chunk 1 reaches W directly, with no cut behind it
+        assert [e for e in g.edges if e.cut] == []
+
+
+@pytest.mark.parametrize(
+    ("expr", "message"),
+    [
+        ("losses[5]", "--root 'losses[5]' failed in the script's namespace: IndexError:"),
+        ("model", "--root 'model' is a Sequential, not a tensor"),
+        ("nope.weight", "--root 'nope.weight' names no tensor in the script (tensors: "),
+        ("losses[", "--root 'losses[' is neither a tensor's name nor an expression"),
+    ],
+)
+def test_a_root_expression_that_gives_no_tensor_is_one_clear_error(script, expr, message):
+    from detachviz.errors import RootError
+
+    with pytest.raises(RootError) as caught:
+        graph_of(script(ROOT_EXPRESSIONS), roots=(expr,))
+    assert str(caught.value).startswith(message)
+    assert "\n" not in str(caught.value)
+
+
 def test_ids_are_stable_and_in_traversal_order(script):
     path = script("""
         a = torch.ones(2, requires_grad=True)
