@@ -103,7 +103,7 @@ class Generator:
         """Restore bytes from get_state() here or from torch.get_rng_state() under torch."""
         data = np.asarray(state)
         if data.dtype != np.uint8:
-            raise TypeError(f"expected a torch.ByteTensor, but got {_legacy_name(data.dtype)}")
+            raise TypeError("RNG state must be a torch.ByteTensor")
         if data.size != STATE_SIZE:
             raise RuntimeError(
                 f"Expected a CPUGeneratorImplState of size {STATE_SIZE} but found the input "
@@ -127,20 +127,10 @@ class Generator:
         return self
 
     def clone(self) -> Generator:
-        other = Generator.__new__(Generator)
+        other = type(self).__new__(type(self))
         other._bits = np.random.MT19937()
-        other.set_state(self.get_state())
+        Generator.set_state(other, Generator.get_state(self))
         return other
-
-
-def _legacy_name(np_dtype: np.dtype) -> str:
-    names = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int"}
-    return f"torch.{names.get(np.dtype(np_dtype).name, 'Byte')}Tensor"
-
-
-# The process's default generator (torch.default_generator). detachviz seeds it with 0, not
-# from the OS as torch does, so an unseeded script still runs the same way every time.
-default_generator = Generator(0)
 
 
 # ------------------------------------------------------------------------------------------

@@ -81,7 +81,7 @@ def test_fresh_state_layout_fields():
         (
             np.zeros(5056, dtype=np.float32),
             TypeError,
-            "expected a torch.ByteTensor, but got torch.FloatTensor",
+            "RNG state must be a torch.ByteTensor",
         ),
     ],
 )
