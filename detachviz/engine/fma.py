@@ -1,0 +1,54 @@
+"""Fused multiply-add in numpy: `a * b + c` rounded once, as the FMA instructions torch's AVX2
+build uses (GCC contracts a multiply feeding an add into one). numpy rounds every operation,
+so kernels that torch computes with FMAs differ in the last bit without these."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
+    """float32 a*b + c with one rounding. The product of two floats is exact in float64; the
+    sum rounded to float64 can only round wrongly to float32 when it lands exactly on a float32
+    halfway point, and only there the exact error term decides."""
+    a64 = np.asarray(a, dtype=np.float32).astype(np.float64)
+    p = a64 * np.asarray(b, dtype=np.float32).astype(np.float64)
+    c64 = np.asarray(c, dtype=np.float32).astype(np.float64)
+    s = p + c64
+    halfway = (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000
+    if np.any(halfway):
+        err = _two_sum_err(p, c64, s)
+        s = np.where(halfway & (err != 0), np.nextafter(s, np.copysign(np.inf, err)), s)
+    return s.astype(np.float32)
+
+
+def _two_sum_err(a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.ndarray:
+    bb = s - a
+    return (a - (s - bb)) + (b - bb)
+
+
+def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
+    """float64 a*b + c with one rounding (Boldo and Melquiond's emulation: the exact product
+    as two doubles, the low parts added with round-to-odd, then one rounding to nearest)."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    c = np.asarray(c, dtype=np.float64)
+    ph = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    pl = ((ah * bh - ph) + ah * bl + al * bh) + al * bl
+    th = c + ph
+    tl = _two_sum_err(c, ph, th)
+    v = tl + pl
+    verr = _two_sum_err(tl, pl, v)
+    even = (v.view(np.int64) & 1) == 0
+    v = np.where((verr != 0) & even, np.nextafter(v, np.copysign(np.inf, verr)), v)  # to odd
+    return th + v
+
+
+def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    c = 134217729.0 * a  # 2**27 + 1: Veltkamp's split into two 26-bit halves
+    hi = c - (c - a)
+    return hi, a - hi
