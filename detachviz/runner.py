@@ -30,6 +30,7 @@ COMPAT_MODULES = {
     "torch.nn.functional": "detachviz.nn.functional",
     "torch.nn.init": "detachviz.nn.init",
     "torch.optim": "detachviz.optim",
+    "torch.random": "detachviz.torch.random",
     "torchviz": "detachviz.torchviz",
 }
 

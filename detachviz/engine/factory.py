@@ -1,5 +1,5 @@
 """Tensor factories: torch.tensor (with its copy-construct warning), ones/zeros/full/arange/
-linspace/eye, the seeded random ones, *_like, from_numpy, and the legacy constructors."""
+linspace/eye, *_like, from_numpy, and the legacy constructors (random ones: sampling.py)."""
 
 from __future__ import annotations
 
@@ -12,35 +12,6 @@ import numpy as np
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import errors, trace
 from detachviz.engine.tensor import _BY_NP, Tensor, _init, _wrap
-
-# NOTE: values need not match torch's RNG, but runs must be reproducible: a fixed default seed.
-_rng = np.random.default_rng(0)
-
-
-_seed = 0
-
-
-def manual_seed(seed: int) -> Any:
-    """torch.manual_seed: reseed the generator behind rand/randn/randint/randperm/normal."""
-    global _rng, _seed
-    _seed = int(seed)
-    _rng = np.random.default_rng(_seed)
-    return Generator(_seed)
-
-
-def initial_seed() -> int:
-    return _seed
-
-
-seed = manual_seed
-
-
-class Generator:
-    def __init__(self, seed: int) -> None:
-        self._seed = seed
-
-    def initial_seed(self) -> int:
-        return self._seed
 
 
 def _leaf(data: np.ndarray, dtype: dtypes.dtype, requires_grad: bool) -> Tensor:
@@ -199,8 +170,6 @@ def _factory(fill: Any) -> Any:
 ones = _factory(lambda s, d: np.ones(s, dtype=d))
 zeros = _factory(lambda s, d: np.zeros(s, dtype=d))
 empty = _factory(lambda s, d: np.zeros(s, dtype=d))  # NOTE: zeros, so runs stay deterministic
-rand = _factory(lambda s, d: _rng.random(s).astype(d))
-randn = _factory(lambda s, d: _rng.standard_normal(s).astype(d))
 
 
 def full(
@@ -214,32 +183,6 @@ def full(
     if dtype is None:
         dtype = _infer(fill_value)[1] if not isinstance(fill_value, Tensor) else fill_value._dtype
     return _leaf(np.full(_sizes((size,)), fill_value, dtype=dtype.np), dtype, requires_grad)
-
-
-def randint(
-    low: int,
-    high: int | None = None,
-    size: Any = None,
-    *,
-    dtype: dtypes.dtype | None = None,
-    device: Any = None,
-    requires_grad: bool = False,
-    generator: Any = None,
-) -> Tensor:
-    if size is None:
-        low, high, size = 0, low, high
-    dt = dtype or dtypes.int64
-    return _leaf(_rng.integers(low, high, _sizes((size,))).astype(dt.np), dt, requires_grad)
-
-
-def randperm(n: int, *, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    dt = dtype or dtypes.int64
-    return _leaf(_rng.permutation(n).astype(dt.np), dt, requires_grad)
-
-
-def normal(mean: float = 0.0, std: float = 1.0, size: Any = None, **kw: Any) -> Tensor:
-    dt = kw.get("dtype") or dtypes.DEFAULT
-    return _leaf((_rng.standard_normal(_sizes((size,))) * std + mean).astype(dt.np), dt, False)
 
 
 def arange(
@@ -307,8 +250,6 @@ zeros_like = _like(lambda s, d: np.zeros(s, dtype=d))
 ones_like = _like(lambda s, d: np.ones(s, dtype=d))
 empty_like = _like(lambda s, d: np.zeros(s, dtype=d))
 full_like = _like(lambda s, d, v: np.full(s, v, dtype=d))
-rand_like = _like(lambda s, d: _rng.random(s).astype(d))
-randn_like = _like(lambda s, d: _rng.standard_normal(s).astype(d))
 
 
 def legacy_new(

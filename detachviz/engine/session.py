@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import errors, factory, forward_ad, grad_mode, printing
+from detachviz.engine import errors, forward_ad, grad_mode, printing, sampling
 
 
 def reset() -> None:
@@ -22,7 +22,7 @@ def reset() -> None:
         forward_ad.exit_dual_level()
     printing.set_printoptions(profile="default", sci_mode=None)
     dtypes.DEFAULT = dtypes.float32
-    factory.manual_seed(0)
+    sampling.default_generator.manual_seed(0)
 
 
 def float_errors_silenced() -> np.errstate:

@@ -17,6 +17,7 @@ from detachviz.engine import loss as _loss
 from detachviz.engine import ops as _ops
 from detachviz.engine import post_accumulate as _post_accumulate  # noqa: F401 - installs
 from detachviz.engine import reductions as _red
+from detachviz.engine import sampling as _rand
 from detachviz.engine import statistics as _stats
 from detachviz.engine.size import Size
 from detachviz.engine.tensor import Tensor
@@ -66,11 +67,11 @@ ones = _f.ones
 zeros = _f.zeros
 empty = _f.empty
 full = _f.full
-rand = _f.rand
-randn = _f.randn
-randint = _f.randint
-randperm = _f.randperm
-normal = _f.normal
+rand = _rand.rand
+randn = _rand.randn
+randint = _rand.randint
+randperm = _rand.randperm
+normal = _rand.normal
 arange = _f.arange
 linspace = _f.linspace
 eye = _f.eye
@@ -78,11 +79,18 @@ zeros_like = _f.zeros_like
 ones_like = _f.ones_like
 empty_like = _f.empty_like
 full_like = _f.full_like
-rand_like = _f.rand_like
-randn_like = _f.randn_like
-manual_seed = _f.manual_seed
-initial_seed = _f.initial_seed
-seed = _f.seed
+rand_like = _rand.rand_like
+randn_like = _rand.randn_like
+manual_seed = _rand.manual_seed
+initial_seed = _rand.initial_seed
+seed = _rand.seed
+randint_like = _rand.randint_like
+bernoulli = _rand.bernoulli
+multinomial = _rand.multinomial
+get_rng_state = _rand.get_rng_state
+set_rng_state = _rand.set_rng_state
+Generator = _rand.Generator
+default_generator = _rand.default_generator
 
 # ops as functions
 add = _ops.add
@@ -216,7 +224,6 @@ def set_printoptions(*args: Any, **kwargs: Any) -> None:
     _set(*args, **kwargs)
 
 
-from detachviz.engine.factory import Generator as Generator  # noqa: E402
 from detachviz.engine.tensor import device as device  # noqa: E402
 
 
@@ -261,6 +268,7 @@ _SUBMODULES = {
     "autograd": "detachviz.torch.autograd",
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
+    "random": "detachviz.torch.random",
 }
 
 
