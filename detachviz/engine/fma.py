@@ -10,17 +10,21 @@ import numpy as np
 
 
 def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
-    """float32 a*b + c with one rounding. The product of two floats is exact in float64; the
+    """float32 a*b + c with one rounding (a, b, c float32). The product is exact in float64; the
     sum rounded to float64 can only round wrongly to float32 when it lands exactly on a float32
-    halfway point, and only there the exact error term decides."""
-    a64 = np.asarray(a, dtype=np.float32).astype(np.float64)
-    p = a64 * np.asarray(b, dtype=np.float32).astype(np.float64)
-    c64 = np.asarray(c, dtype=np.float32).astype(np.float64)
-    s = p + c64
-    halfway = (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000
-    if np.any(halfway):
-        err = _two_sum_err(p, c64, s)
-        s = np.where(halfway & (err != 0), np.nextafter(s, np.copysign(np.inf, err)), s)
+    halfway point, and only there (rare) the exact error term decides."""
+    p = np.multiply(a, b, dtype=np.float64)
+    s = np.add(p, c, dtype=np.float64)
+    halfway = np.flatnonzero((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000)
+    if halfway.size:
+        shape = s.shape
+        flat = s.reshape(-1).copy()
+        ph = np.broadcast_to(p, shape).reshape(-1)[halfway]
+        ch = np.broadcast_to(np.asarray(c, dtype=np.float64), shape).reshape(-1)[halfway]
+        sh = flat[halfway]
+        err = _two_sum_err(ph, ch, sh)
+        flat[halfway] = np.where(err != 0, np.nextafter(sh, np.copysign(np.inf, err)), sh)
+        s = flat.reshape(shape)
     return s.astype(np.float32)
 
 
