@@ -3,6 +3,7 @@ linspace/eye, *_like, from_numpy, and the legacy constructors (random ones: samp
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import errors, trace
+from detachviz.engine import errors, ranges, trace
 from detachviz.engine.tensor import _BY_NP, Tensor, _init, _wrap
 
 
@@ -199,9 +200,11 @@ def arange(
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if dtype is None:
         dtype = dtypes.DEFAULT if any(isinstance(v, float) for v in vals) else dtypes.int64
-    data = np.arange(
-        vals[0], vals[1], vals[2], dtype=np.float64 if dtype.is_floating_point else np.int64
-    )
+    if dtype.is_floating_point:
+        n = max(0, math.ceil((float(vals[1]) - float(vals[0])) / float(vals[2])))
+        data = ranges.arange(float(vals[0]), float(vals[2]), n, dtype.np)
+    else:
+        data = np.arange(vals[0], vals[1], vals[2], dtype=np.int64)
     return _leaf(data.astype(dtype.np), dtype, requires_grad)
 
 
@@ -215,7 +218,23 @@ def linspace(
     requires_grad: bool = False,
 ) -> Tensor:
     dt = dtype or dtypes.DEFAULT
-    return _leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
+    if not dt.is_floating_point:
+        return _leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
+    return _leaf(ranges.linspace(start, end, steps, dt.np), dt, requires_grad)
+
+
+def logspace(
+    start: float,
+    end: float,
+    steps: int,
+    base: float = 10.0,
+    *,
+    dtype: dtypes.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    dt = dtype or dtypes.DEFAULT
+    return _leaf(ranges.logspace(start, end, steps, base, dt.np), dt, requires_grad)
 
 
 def eye(

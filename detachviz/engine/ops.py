@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import errors, grad_mode, trace
+from detachviz.engine import errors, grad_mode, summation, trace
 from detachviz.engine.node import (
     MULTI,
     Node,
@@ -496,6 +496,8 @@ def _sum_to_np(g: Any, shape: tuple[int, ...]) -> Any:
         axes = _sum_axes(g.shape, shape)
     except TypeError:  # unhashable shape (a list)
         axes = _sum_axes.__wrapped__(g.shape, shape)
+    if axes and math.prod(shape) == 1:  # NOTE: to one value, as torch's sum_to adds it
+        return np.asarray(_total(g), dtype=g.dtype).reshape(shape)
     g = _add_reduce(g, axis=axes, keepdims=True) if axes else g
     return g.reshape(shape)
 
@@ -1280,10 +1282,12 @@ def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None)
     elif not x._dtype.is_floating_point:
         xd = xd.astype(np.int64)  # NOTE: torch sums bool/int tensors as int64
     if dim is None:
-        return _apply(SUM0, "sum", (x,), xd.sum(), None, (xd.shape,))
+        return _apply(SUM0, "sum", (x,), _total(xd), None, (xd.shape,))
     dims = _norm_dims(dim, xd.ndim)
     axes = tuple(d % xd.ndim for d in dims) if xd.ndim else None
     data = xd.sum(axis=axes, keepdims=keepdim)
+    if data.size == 1 and xd.size > 1:  # every element into one: the whole-tensor order
+        data = np.asarray(_total(xd), dtype=data.dtype).reshape(data.shape)
     return _apply(SUM1, "sum", (x,), data, None, (dims, keepdim, xd.shape))
 
 
@@ -1296,11 +1300,19 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     xd = x._data if dtype is None else x._data.astype(dtype.np)
     n = xd.size
     if dim is None:
-        return _apply(MEAN0, "mean", (x,), _mean_np(xd, None, False), None, (n, xd.shape))
+        data = _total(xd) / n if n and xd.dtype.kind == "f" else _mean_np(xd, None, False)
+        return _apply(MEAN0, "mean", (x,), data, None, (n, xd.shape))
     dims = _norm_dims(dim, xd.ndim)
     axes = tuple(d % xd.ndim for d in dims) if xd.ndim else None
     data = _mean_np(xd, axes, keepdim)
     return _apply(MEAN1, "mean", (x,), data, None, (dims, keepdim, n, xd.shape))
+
+
+def _total(xd: np.ndarray) -> Any:
+    """A whole-tensor sum; float ones in torch's addition order where that is cheap."""
+    if xd.dtype.kind == "f" and xd.dtype.itemsize >= 4 and summation.exact(xd.size):
+        return summation.total(xd)
+    return xd.sum()
 
 
 def _mean_np(xd: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> Any:

@@ -74,6 +74,7 @@ randperm = _rand.randperm
 normal = _rand.normal
 arange = _f.arange
 linspace = _f.linspace
+logspace = _f.logspace
 eye = _f.eye
 zeros_like = _f.zeros_like
 ones_like = _f.ones_like
