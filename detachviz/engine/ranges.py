@@ -47,11 +47,37 @@ def linspace(start: float, end: float, steps: int, np_dtype: Any) -> np.ndarray:
     if steps <= 1:
         return np.full(steps, s, dtype=dt)
     step = dt.type((e - s) / dt.type(steps - 1))
-    i = np.arange(steps)
-    up = i < steps // 2
-    k = np.where(up, i, steps - 1 - i).astype(dt)
-    fma = fma32 if dt == np.float32 else fma64
-    return fma(np.where(up, step, -step).astype(dt), k, np.where(up, s, e).astype(dt))
+    half = steps // 2
+    up = np.arange(half, dtype=dt)  # start + step*i for the first half ...
+    down = np.arange(steps - half - 1, -1, -1, dtype=dt)  # ... end - step*(steps-1-i) after
+    if dt == np.float32 and _exact_in_float64(s, e, step, steps):
+        # NOTE: step*i (48 bits) plus an end (24 bits) is exact in float64 here, so rounding
+        # that sum once to float32 is the fused result, without fma32's halfway checks
+        first = (np.multiply(up, step, dtype=np.float64) + float(s)).astype(dt)
+        second = (float(e) - np.multiply(down, step, dtype=np.float64)).astype(dt)
+    else:
+        fma = fma32 if dt == np.float32 else fma64
+        first, second = fma(step, up, s), fma(-step, down, e)
+    return np.concatenate([first, second])
+
+
+def _exact_in_float64(s: np.float32, e: np.float32, step: np.float32, steps: int) -> bool:
+    """Whether every `end +- step*i` needs at most 53 bits: from the largest magnitude
+    involved down to the lowest bit of step (or of the ends)."""
+    top = max(abs(float(s)), abs(float(e)), abs(float(step)) * steps)
+    if top == 0 or step == 0:
+        return True
+    low = min(_lowest_bit(step), _lowest_bit(s), _lowest_bit(e))
+    return math.frexp(top)[1] - low <= 52
+
+
+def _lowest_bit(v: np.float32) -> int:
+    """The exponent of v's least significant set bit (large for 0)."""
+    if v == 0:
+        return 10**6
+    m, ex = math.frexp(float(v))
+    bits = int(m * 2**24)
+    return ex - 24 + ((bits & -bits).bit_length() - 1)
 
 
 def logspace(start: float, end: float, steps: int, base: float, np_dtype: Any) -> np.ndarray:

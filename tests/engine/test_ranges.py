@@ -43,3 +43,18 @@ def test_arange_and_logspace_lengths_and_values():
     assert ranges.arange(1.0, 0.5, 4, np.float64).tolist() == [1.0, 1.5, 2.0, 2.5]
     assert ranges.logspace(0, 2, 3, 10.0, np.float64).tolist() == [1.0, 10.0, 100.0]
     assert ranges.logspace(1, 1, 1, 2.0, np.float32).tolist() == [2.0]
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "steps"), [(-math.pi, math.pi, 2000), (0, 1e-3, 777), (1e6, 1e6 + 1, 100)]
+)
+def test_linspace_float32_shortcut_is_the_fused_result(start, end, steps):
+    from detachviz.engine.fma import fma32
+
+    s, e = np.float32(start), np.float32(end)
+    step = np.float32((e - s) / np.float32(steps - 1))
+    i = np.arange(steps)
+    up = i < steps // 2
+    k = np.where(up, i, steps - 1 - i).astype(np.float32)
+    want = fma32(np.where(up, step, -step).astype(np.float32), k, np.where(up, s, e))
+    assert ranges.linspace(start, end, steps, np.float32).tolist() == want.tolist()
