@@ -23,28 +23,25 @@ def exact(n: int) -> bool:
     return n <= _GRAIN
 
 
-def _in_order(x: np.ndarray) -> np.ndarray:
-    """Sum over axis 0 one row after another (numpy reduces a non-inner axis in order)."""
-    if x.shape[0] == 0:
-        return np.zeros(x.shape[1:], dtype=x.dtype)
-    return np.add.reduce(x, axis=0)
-
-
 def _cascade(rows: np.ndarray) -> np.ndarray:
     """multi_row_sum: the cascade over axis 0 of `rows` (size, k), for k accumulators."""
     size, k = rows.shape
     power = max(4, (int(size) - 1).bit_length() // _LEVELS) if size > 1 else 4
     step = 1 << power
     level = rows
-    partial = []  # what each level holds when the data ends: it is not yet carried upward
+    acc = None  # the sum, in torch's order, of what each level holds when the data ends
     for _ in range(_LEVELS - 1):
         full = level.shape[0] // step
-        partial.append(_in_order(level[full * step :]))
-        level = _in_order(level[: full * step].reshape(full, step, k).transpose(1, 0, 2))
-    acc = partial[0]
-    for part in (*partial[1:], _in_order(level)):
-        acc = acc + part
-    return acc
+        rest = level[full * step :]
+        if rest.shape[0]:
+            part = np.add.reduce(rest, axis=0)
+            acc = part if acc is None else acc + part
+        if not full:
+            return acc if acc is not None else np.zeros(k, dtype=rows.dtype)
+        # NOTE: reducing the middle axis adds the rows in order (no pairwise summation)
+        level = np.add.reduce(level[: full * step].reshape(full, step, k), axis=1)
+    top = np.add.reduce(level, axis=0)
+    return top if acc is None else acc + top
 
 
 def _row(x: np.ndarray) -> np.ndarray:
@@ -52,12 +49,9 @@ def _row(x: np.ndarray) -> np.ndarray:
     size, lanes = x.shape
     quads = size // _ILP
     part = _cascade(x[: quads * _ILP].reshape(quads, _ILP * lanes)).reshape(_ILP, lanes)
-    acc = part[0]
-    for r in x[quads * _ILP :]:
-        acc = acc + r
-    for r in part[1:]:
-        acc = acc + r
-    return acc
+    # the leftover rows go into the first partial, then the other partials, all in order
+    rest = np.concatenate([part[:1], x[quads * _ILP :], part[1:]])
+    return np.add.accumulate(rest, axis=0)[-1]
 
 
 def total(x: np.ndarray) -> np.generic:
@@ -70,9 +64,6 @@ def total(x: np.ndarray) -> np.generic:
         return dt.type(_row(flat.reshape(n, 1))[0]) if n else dt.type(0)
     vectors = n // lanes
     lane_sums = _row(flat[: vectors * lanes].reshape(vectors, lanes))
-    acc = dt.type(0)
-    for v in flat[vectors * lanes :]:
-        acc = dt.type(acc + v)
-    for v in lane_sums:
-        acc = dt.type(acc + v)
-    return acc
+    # 0, then the scalar tail, then the lanes, one after another
+    seq = np.concatenate([np.zeros(1, dtype=dt), flat[vectors * lanes :], lane_sums])
+    return np.add.accumulate(seq)[-1]
