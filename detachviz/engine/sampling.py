@@ -177,7 +177,7 @@ def _top(dt: dtypes.dtype) -> int:
         return 2 ** (np.finfo(dt.np).nmant + 1) + 1
     if dt is dtypes.bool_:
         return 2
-    return int(np.iinfo(dt.np).max) + 1
+    return int(np.iinfo(dt.np.name).max) + 1
 
 
 _UNSET: Any = object()  # random_(5) means to=5; random_(5, None) means from=5 up to the top
