@@ -61,6 +61,7 @@ COMPAT_MODULES = {
     "torch.nn.functional": "detachviz.nn.functional",
     "torch.nn.init": "detachviz.nn.init",
     "torch.optim": "detachviz.optim",
+    "torch.random": "detachviz.torch.random",
 }
 LAZY_COMPAT_MODULES = {"torchviz": "detachviz.torchviz"}
 

@@ -3,8 +3,9 @@
 Importing the package (or any module in it) loads every op family and installs the complete
 Tensor (engine/methods.py), so no behaviour depends on which module was imported first.
 Layers, lowest first: state, dtype, errors, size, node, trace, arrays, printing, tensor,
-promote, function (the op kit), rules, ops/*, autograd, forward_ad, factory, custom_function,
-grad_mode, methods. Each imports only modules below it.
+promote, function (the op kit), rules, ops/*, autograd, forward_ad, factory, sampling,
+custom_function, grad_mode, methods. Each imports only modules below it. Under them all, the
+numpy kernels that import no engine module: fma, summation, random (torch's generator), ranges.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from detachviz.engine import (
     grad_mode,
     methods,
     namespace,
+    sampling,
 )
 from detachviz.engine.ops import (
     arith,
@@ -50,6 +52,7 @@ __all__ = [
     "methods",
     "namespace",
     "reduce",
+    "sampling",
     "stats",
     "unary",
     "view",

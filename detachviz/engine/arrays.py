@@ -6,9 +6,12 @@ numpy arrays and the duck-typed `_data` / `_base` of the tensor that asks."""
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 import numpy as np
+
+from detachviz.engine import summation
 
 _ndarray = np.ndarray
 
@@ -64,6 +67,8 @@ def sum_to(g: Any, shape: tuple[int, ...]) -> Any:
         axes = _sum_axes(g.shape, shape)
     except TypeError:  # unhashable shape (a list)
         axes = _sum_axes.__wrapped__(g.shape, shape)
+    if axes and math.prod(shape) == 1:  # NOTE: to one value, as torch's sum_to adds it
+        return np.asarray(summation.sum_all(g), dtype=g.dtype).reshape(shape)
     g = _add_reduce(g, axis=axes, keepdims=True) if axes else g
     return g.reshape(shape)
 

@@ -1,8 +1,9 @@
 """Tensor factories: torch.tensor (with its copy-construct warning), ones/zeros/full/arange/
-linspace/eye, the seeded random ones, *_like, from_numpy, and the legacy constructors."""
+linspace/eye, *_like, from_numpy, and the legacy constructors (random ones: sampling.py)."""
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -10,36 +11,13 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import errors, state, trace
+from detachviz.engine import errors, ranges, state, trace
 from detachviz.engine.ops.unary import clone_np
 from detachviz.engine.tensor import Tensor, init_tensor, wrap
 
-# NOTE: values need not match torch's RNG, but runs must be reproducible: a fixed default seed.
-# The generator and its seed are process-wide state (`state.rng`, `state.seed`).
 
-
-def manual_seed(seed: int) -> Any:
-    """torch.manual_seed: reseed the generator behind rand/randn/randint/randperm/normal."""
-    state.manual_seed(seed)
-    return Generator(state.seed)
-
-
-def initial_seed() -> int:
-    return state.seed
-
-
-seed = manual_seed
-
-
-class Generator:
-    def __init__(self, seed: int) -> None:
-        self._seed = seed
-
-    def initial_seed(self) -> int:
-        return self._seed
-
-
-def _leaf(data: np.ndarray, dtype: dtypes.dtype, requires_grad: bool) -> Tensor:
+def leaf(data: np.ndarray, dtype: dtypes.dtype, requires_grad: bool) -> Tensor:
+    """A factory's result: a new leaf over `data` (requires_grad only for a float dtype)."""
     t = object.__new__(Tensor)
     init_tensor(t, data, dtype)
     if requires_grad:
@@ -49,7 +27,8 @@ def _leaf(data: np.ndarray, dtype: dtypes.dtype, requires_grad: bool) -> Tensor:
     return t
 
 
-def _sizes(size: tuple[Any, ...]) -> tuple[int, ...]:
+def sizes(size: tuple[Any, ...]) -> tuple[int, ...]:
+    """A factory's `*size` arguments as ints: `f(2, 3)`, `f((2, 3))`, `f([2, 3])`."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     out: list[int] = []
@@ -131,7 +110,7 @@ def _copy_construct(
         dt = dtype or data._dtype
         # NOTE: torch copies a tensor as clone() does: a dense layout is kept, an expanded
         # (overlapping) one becomes contiguous
-        out = _leaf(clone_np(data._data).astype(dt.np, copy=False), dt, requires_grad)
+        out = leaf(clone_np(data._data).astype(dt.np, copy=False), dt, requires_grad)
         if trace.RECORDER is not None:
             trace.RECORDER.record(op_name, (data,), (out,), cut="copy")
         return out
@@ -140,7 +119,7 @@ def _copy_construct(
         dt = dtype
     elif default_dtype is not None:
         dt = default_dtype
-    return _leaf(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
+    return leaf(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
 
 
 def tensor(
@@ -185,7 +164,7 @@ def _factory(fill: Any) -> Any:
         generator: Any = None,
     ) -> Tensor:
         dt = dtype or state.default_dtype
-        return _leaf(fill(_sizes(size), dt.np), dt, requires_grad)
+        return leaf(fill(sizes(size), dt.np), dt, requires_grad)
 
     return make
 
@@ -193,8 +172,6 @@ def _factory(fill: Any) -> Any:
 ones = _factory(lambda s, d: np.ones(s, dtype=d))
 zeros = _factory(lambda s, d: np.zeros(s, dtype=d))
 empty = _factory(lambda s, d: np.zeros(s, dtype=d))  # NOTE: zeros, so runs stay deterministic
-rand = _factory(lambda s, d: np.asarray(state.rng.random(s)).astype(d))
-randn = _factory(lambda s, d: np.asarray(state.rng.standard_normal(s)).astype(d))
 
 
 def full(
@@ -207,33 +184,7 @@ def full(
 ) -> Tensor:
     if dtype is None:
         dtype = _infer(fill_value)[1] if not isinstance(fill_value, Tensor) else fill_value._dtype
-    return _leaf(np.full(_sizes((size,)), fill_value, dtype=dtype.np), dtype, requires_grad)
-
-
-def randint(
-    low: int,
-    high: int | None = None,
-    size: Any = None,
-    *,
-    dtype: dtypes.dtype | None = None,
-    device: Any = None,
-    requires_grad: bool = False,
-    generator: Any = None,
-) -> Tensor:
-    if size is None:
-        low, high, size = 0, low, high
-    dt = dtype or dtypes.int64
-    return _leaf(state.rng.integers(low, high, _sizes((size,))).astype(dt.np), dt, requires_grad)
-
-
-def randperm(n: int, *, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    dt = dtype or dtypes.int64
-    return _leaf(state.rng.permutation(n).astype(dt.np), dt, requires_grad)
-
-
-def normal(mean: float = 0.0, std: float = 1.0, size: Any = None, **kw: Any) -> Tensor:
-    dt = kw.get("dtype") or state.default_dtype
-    return _leaf((state.rng.standard_normal(_sizes((size,))) * std + mean).astype(dt.np), dt, False)
+    return leaf(np.full(sizes((size,)), fill_value, dtype=dtype.np), dtype, requires_grad)
 
 
 def arange(
@@ -250,10 +201,12 @@ def arange(
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if dtype is None:
         dtype = state.default_dtype if any(isinstance(v, float) for v in vals) else dtypes.int64
-    data = np.arange(
-        vals[0], vals[1], vals[2], dtype=np.float64 if dtype.is_floating_point else np.int64
-    )
-    return _leaf(data.astype(dtype.np), dtype, requires_grad)
+    if dtype.is_floating_point:
+        n = max(0, math.ceil((float(vals[1]) - float(vals[0])) / float(vals[2])))
+        data = ranges.arange(float(vals[0]), float(vals[2]), n, dtype.np)
+    else:
+        data = np.arange(vals[0], vals[1], vals[2], dtype=np.int64)
+    return leaf(data.astype(dtype.np), dtype, requires_grad)
 
 
 def linspace(
@@ -266,7 +219,23 @@ def linspace(
     requires_grad: bool = False,
 ) -> Tensor:
     dt = dtype or state.default_dtype
-    return _leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
+    if not dt.is_floating_point:
+        return leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
+    return leaf(ranges.linspace(start, end, steps, dt.np), dt, requires_grad)
+
+
+def logspace(
+    start: float,
+    end: float,
+    steps: int,
+    base: float = 10.0,
+    *,
+    dtype: dtypes.dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    dt = dtype or state.default_dtype
+    return leaf(ranges.logspace(start, end, steps, base, dt.np), dt, requires_grad)
 
 
 def eye(
@@ -278,7 +247,7 @@ def eye(
     requires_grad: bool = False,
 ) -> Tensor:
     dt = dtype or state.default_dtype
-    return _leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
+    return leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
 
 
 def _like(fill: Any) -> Any:
@@ -292,7 +261,7 @@ def _like(fill: Any) -> Any:
         layout: Any = None,
     ) -> Tensor:
         dt = dtype or x._dtype
-        return _leaf(fill(x._data.shape, dt.np, *args), dt, requires_grad)
+        return leaf(fill(x._data.shape, dt.np, *args), dt, requires_grad)
 
     return make
 
@@ -301,8 +270,6 @@ zeros_like = _like(lambda s, d: np.zeros(s, dtype=d))
 ones_like = _like(lambda s, d: np.ones(s, dtype=d))
 empty_like = _like(lambda s, d: np.zeros(s, dtype=d))
 full_like = _like(lambda s, d, v: np.full(s, v, dtype=d))
-rand_like = _like(lambda s, d: np.asarray(state.rng.random(s)).astype(d))
-randn_like = _like(lambda s, d: np.asarray(state.rng.standard_normal(s)).astype(d))
 
 
 def legacy_new(
@@ -315,7 +282,7 @@ def legacy_new(
             return data
         arr = np.array(_unwrap(data), dtype=dtype.np)
     elif args:
-        arr = np.zeros(_sizes(tuple(args)), dtype=dtype.np)
+        arr = np.zeros(sizes(tuple(args)), dtype=dtype.np)
     else:
         arr = np.zeros((0,), dtype=dtype.np)
     t: Any = object.__new__(cls)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from detachviz.engine import autograd, errors, factory, state
+from detachviz.engine import autograd, errors, factory, sampling, state
 from detachviz.engine import dtype as dtypes
 from detachviz.engine.node import Node, RemovableHandle
 from detachviz.engine.ops import (
@@ -246,6 +246,14 @@ TENSOR_METHODS: dict[str, Any] = {
     "equal": compare.equal,
     "allclose": compare.allclose,
     "isclose": compare.isclose,
+    # random draws (in-place fills and sampling from a tensor)
+    "uniform_": sampling.uniform_,
+    "normal_": sampling.normal_,
+    "exponential_": sampling.exponential_,
+    "random_": sampling.random_,
+    "bernoulli_": sampling.bernoulli_,
+    "bernoulli": sampling.bernoulli,
+    "multinomial": sampling.multinomial,
     # factories on a tensor
     "new_tensor": factory.new_tensor,
     "new_zeros": lambda x, *size, dtype=None, requires_grad=False: factory.new_full(

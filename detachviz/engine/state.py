@@ -44,22 +44,15 @@ fw_live: weakref.WeakSet[Any] = weakref.WeakSet()
 print_options = PrintOptions()
 # torch.set_default_dtype: a python float joins ops as this dtype
 default_dtype: dtypes.dtype = dtypes.float32
-# torch.manual_seed: the generator behind rand/randn/randint/randperm/normal
-seed = 0
-rng = np.random.default_rng(0)
+# torch.default_generator: the generator behind every random draw (engine/sampling.py makes
+# it, a torch.Generator, when it loads: it needs the Tensor layer; its identity never changes)
+default_generator: Any = None
 # warn-once flags: torch warns the first time in a process only
 warned_typed_storage = False
 # NOTE: not a setting but a fast-path hint that only ever turns on: set once any non-leaf is
 # detach_()'d; until then backward may skip the "saved tensor detached in-place" check.
 # reset() leaves it alone: tensors of an earlier script may still be in use.
 detached_inplace = False
-
-
-def manual_seed(value: int) -> None:
-    """Reseed the generator (torch.manual_seed's effect on the engine's random numbers)."""
-    global seed, rng
-    seed = int(value)
-    rng = np.random.default_rng(seed)
 
 
 def reset() -> None:
@@ -77,7 +70,8 @@ def reset() -> None:
     for f in dataclasses.fields(PrintOptions):
         setattr(print_options, f.name, getattr(fresh, f.name))
     default_dtype = dtypes.float32
-    manual_seed(0)
+    # NOTE: torch seeds it from the OS at process start; here every script starts from 0
+    default_generator.manual_seed(0)
     warned_typed_storage = False
 
 

@@ -115,8 +115,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if p == 1:
         noise = T.zeros((), dtype=input.dtype)
     else:
-        keep = T.rand(*input.shape) < (1 - p)
-        noise = keep.to(input.dtype) / (1 - p)
+        # NOTE: torch's order: a bernoulli_(1 - p) mask in the input's dtype, then div_(1 - p)
+        noise = T.empty_like(input).bernoulli_(1 - p).div_(1 - p)
     return input.mul_(noise) if inplace else input * noise
 
 

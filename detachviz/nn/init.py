@@ -43,20 +43,15 @@ def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
     return tensor.shape[1] * receptive, tensor.shape[0] * receptive
 
 
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
     # NOTE: no_grad, as torch's initialisers: an in-place write into a leaf that requires grad
     with T.no_grad():
-        if hasattr(tensor, "uniform_"):
-            return tensor.uniform_(a, b)
-        # until the engine has Tensor.uniform_: the same draw from its generator via rand
-        return tensor.copy_(T.rand(tuple(tensor.shape), dtype=tensor.dtype) * (b - a) + a)
+        return tensor.uniform_(a, b, generator=generator)
 
 
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     with T.no_grad():
-        if hasattr(tensor, "normal_"):
-            return tensor.normal_(mean, std)
-        return tensor.copy_(T.randn(tuple(tensor.shape), dtype=tensor.dtype) * std + mean)
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -74,26 +69,47 @@ def ones_(tensor: Tensor) -> Tensor:
         return tensor.fill_(1.0)
 
 
+def _fan(tensor: Tensor, mode: str) -> int:
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+# NOTE: the bounds below are computed in torch's order (std first, then sqrt(3) * std): a
+# different order can change the last bit of the float64 bound and so the float32 draws.
 def kaiming_uniform_(
     tensor: Tensor,
     a: float = 0.0,
     mode: str = "fan_in",
     nonlinearity: str = "leaky_relu",
+    generator: Any = None,
 ) -> Tensor:
     """U(-bound, bound) with bound = gain * sqrt(3 / fan). Linear's a=sqrt(5) makes it
     U(-1/sqrt(in_features), 1/sqrt(in_features))."""
+    std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
+    bound = math.sqrt(3.0) * std
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(
+    tensor: Tensor,
+    a: float = 0.0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Any = None,
+) -> Tensor:
+    std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode))
+    return normal_(tensor, 0.0, std, generator)
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    fan = fan_in if mode == "fan_in" else fan_out
-    bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(fan)
-    return uniform_(tensor, -bound, bound)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    bound = math.sqrt(3.0) * std
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return uniform_(tensor, -bound, bound)
-
-
-def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)

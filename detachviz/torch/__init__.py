@@ -7,8 +7,9 @@ from detachviz.engine import factory as _f
 from detachviz.engine import grad_mode as _gm
 from detachviz.engine import namespace as _ns
 from detachviz.engine import printing as _printing
+from detachviz.engine import sampling as _rand
+from detachviz.engine import state as _state
 from detachviz.engine.device import device as device
-from detachviz.engine.factory import Generator as Generator
 from detachviz.engine.ops import arith as _arith
 from detachviz.engine.ops import compare as _cmp
 from detachviz.engine.ops import join as _join
@@ -67,23 +68,31 @@ ones = _f.ones
 zeros = _f.zeros
 empty = _f.empty
 full = _f.full
-rand = _f.rand
-randn = _f.randn
-randint = _f.randint
-randperm = _f.randperm
-normal = _f.normal
+rand = _rand.rand
+randn = _rand.randn
+randint = _rand.randint
+randperm = _rand.randperm
+normal = _rand.normal
 arange = _f.arange
 linspace = _f.linspace
+logspace = _f.logspace
 eye = _f.eye
 zeros_like = _f.zeros_like
 ones_like = _f.ones_like
 empty_like = _f.empty_like
 full_like = _f.full_like
-rand_like = _f.rand_like
-randn_like = _f.randn_like
-manual_seed = _f.manual_seed
-initial_seed = _f.initial_seed
-seed = _f.seed
+rand_like = _rand.rand_like
+randn_like = _rand.randn_like
+manual_seed = _rand.manual_seed
+initial_seed = _rand.initial_seed
+seed = _rand.seed
+randint_like = _rand.randint_like
+bernoulli = _rand.bernoulli
+multinomial = _rand.multinomial
+get_rng_state = _rand.get_rng_state
+set_rng_state = _rand.set_rng_state
+Generator = _rand.Generator
+default_generator = _state.default_generator  # one object for the process's life
 
 # ops as functions
 add = _arith.add
@@ -187,6 +196,7 @@ _SUBMODULES = {
     "autograd": "detachviz.torch.autograd",
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
+    "random": "detachviz.torch.random",
 }
 __getattr__ = _ns.module_getattr(globals(), "torch", _SUBMODULES, methods=True)
 

@@ -9,8 +9,9 @@ dir and PYTHONHASHSEED=0. Each parametrized test then compares one script's stdo
 Adding a script: drop `scripts/<area>_<idea>.py` (areas: detach_, inplace_, storage_, grad_,
 views_, nograd_, errors_, printing_, nn_, optim_, forward_ad_, dtype_, seed_). Rules:
 - an ordinary PyTorch program: `import torch` etc. explicitly, runs with `python script.py`;
-- one idea, < 40 lines, fast, and deterministic: no printed random values (detachviz's RNG
-  is not torch's); print floats via tensor repr or rounded (`round(x, 5)`, `f"{x:.5f}"`);
+- one idea, < 40 lines, fast, and deterministic: call torch.manual_seed before printing
+  random values (detachviz draws torch's stream, but seeds 0 where torch seeds from the OS);
+  print floats via tensor repr or rounded (`round(x, 5)`, `f"{x:.5f}"`);
 - print grad_fns as `type(t.grad_fn).__name__` or `t.grad_fn.name()`, never their repr
   (it has a memory address); print caught errors as `type(e).__name__ + ": " + str(e)`;
 - warnings go to stderr and are not compared;

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import state
+from detachviz.engine import state, summation
 from detachviz.engine.arrays import (
     keep_dims,
     norm_dims,
@@ -494,10 +494,12 @@ def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None)
     elif not x._dtype.is_floating_point:
         xd = xd.astype(np.int64)  # NOTE: torch sums bool/int tensors as int64
     if dim is None:
-        return apply(SUM0, "sum", (x,), xd.sum(), None, (xd.shape,))
+        return apply(SUM0, "sum", (x,), summation.sum_all(xd), None, (xd.shape,))
     dims = norm_dims(dim, xd.ndim)
     axes = tuple(d % xd.ndim for d in dims) if xd.ndim else None
     data = xd.sum(axis=axes, keepdims=keepdim)
+    if data.size == 1 and xd.size > 1:  # every element into one: the whole-tensor order
+        data = np.asarray(summation.sum_all(xd), dtype=data.dtype).reshape(data.shape)
     return apply(SUM1, "sum", (x,), data, None, (dims, keepdim, xd.shape))
 
 
@@ -510,7 +512,10 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     xd = x._data if dtype is None else x._data.astype(dtype.np)
     n = xd.size
     if dim is None:
-        return apply(MEAN0, "mean", (x,), _mean_np(xd, None, False), None, (n, xd.shape))
+        data = (
+            summation.sum_all(xd) / n if n and xd.dtype.kind == "f" else _mean_np(xd, None, False)
+        )
+        return apply(MEAN0, "mean", (x,), data, None, (n, xd.shape))
     dims = norm_dims(dim, xd.ndim)
     axes = tuple(d % xd.ndim for d in dims) if xd.ndim else None
     data = _mean_np(xd, axes, keepdim)

@@ -1,0 +1,79 @@
+"""torch's float sum order for a whole-tensor reduction (SumKernel.cpp's cascade_sum on AVX2):
+the same additions in the same order, so `x.sum()` and `x.mean()` round as torch's do.
+
+torch sums a contiguous float tensor as 8 float32 (4 float64) lanes, each lane split four
+ways (instruction-level parallelism), each of those 32 (16) accumulators a cascade: blocks of
+2**p values summed in order, block sums summed in groups of 2**p, and so on, four levels deep
+(p = max(4, ceil(log2(rows)) // 4)); then the four ILP partials fold into the first, the
+scalar tail adds in order, and the lanes add in order. Above 32768 elements torch splits the
+work across threads and adds per-thread partials; that path is not emulated (`exact` says
+when the order is torch's)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+_GRAIN = 32768  # at::internal::GRAIN_SIZE: below it torch reduces in one pass
+_LEVELS = 4
+_ILP = 4
+
+
+def exact(n: int) -> bool:
+    """Whether `total` adds n elements in torch's order (one pass, no thread split)."""
+    return n <= _GRAIN
+
+
+def _cascade(rows: np.ndarray) -> np.ndarray:
+    """multi_row_sum: the cascade over axis 0 of `rows` (size, k), for k accumulators."""
+    size, k = rows.shape
+    power = max(4, (int(size) - 1).bit_length() // _LEVELS) if size > 1 else 4
+    step = 1 << power
+    level = rows
+    acc = None  # the sum, in torch's order, of what each level holds when the data ends
+    for _ in range(_LEVELS - 1):
+        full = level.shape[0] // step
+        rest = level[full * step :]
+        if rest.shape[0]:
+            part = np.add.reduce(rest, axis=0)
+            acc = part if acc is None else acc + part
+        if not full:
+            return acc if acc is not None else np.zeros(k, dtype=rows.dtype)
+        # NOTE: reducing the middle axis adds the rows in order (no pairwise summation)
+        level = np.add.reduce(level[: full * step].reshape(full, step, k), axis=1)
+    top = np.add.reduce(level, axis=0)
+    return top if acc is None else acc + top
+
+
+def _row(x: np.ndarray) -> np.ndarray:
+    """row_sum: x (size, lanes) split four ways, cascaded, folded back into one lane vector."""
+    size, lanes = x.shape
+    quads = size // _ILP
+    part = _cascade(x[: quads * _ILP].reshape(quads, _ILP * lanes)).reshape(_ILP, lanes)
+    # the leftover rows go into the first partial, then the other partials, all in order
+    rest = np.concatenate([part[:1], x[quads * _ILP :], part[1:]])
+    return np.add.accumulate(rest, axis=0)[-1]
+
+
+def total(x: np.ndarray) -> np.generic:
+    """The sum of all of x's float32/float64 values, added as torch adds them."""
+    flat = np.ascontiguousarray(x).reshape(-1)
+    dt = flat.dtype
+    lanes = 32 // dt.itemsize
+    n = flat.size
+    if n < lanes:  # torch's scalar path: the same split and cascade on single values
+        return dt.type(_row(flat.reshape(n, 1))[0]) if n else dt.type(0)
+    vectors = n // lanes
+    lane_sums = _row(flat[: vectors * lanes].reshape(vectors, lanes))
+    # 0, then the scalar tail, then the lanes, one after another
+    seq = np.concatenate([np.zeros(1, dtype=dt), flat[vectors * lanes :], lane_sums])
+    return np.add.accumulate(seq)[-1]
+
+
+def sum_all(x: np.ndarray) -> Any:
+    """A whole-tensor sum: float32/float64 ones in torch's addition order where `exact`
+    says that order is torch's, any other in numpy's."""
+    if x.dtype.kind == "f" and x.dtype.itemsize >= 4 and exact(x.size):
+        return total(x)
+    return x.sum()

@@ -1,0 +1,79 @@
+"""engine.summation without torch: the cascade against a plain recursive statement of it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from detachviz.engine import summation
+
+
+def _reference_row(vals: list[np.float32]) -> np.float32:
+    """torch's multi_row_sum for one accumulator, written the slow, obvious way."""
+    size = len(vals)
+    power = max(4, (size - 1).bit_length() // 4) if size > 1 else 4
+    step = 1 << power
+    acc = [np.float32(0)] * 4
+    i = 0
+    while i + step <= size:
+        for _ in range(step):
+            acc[0] = np.float32(acc[0] + vals[i])
+            i += 1
+        for j in range(1, 4):
+            acc[j] = np.float32(acc[j] + acc[j - 1])
+            acc[j - 1] = np.float32(0)
+            if i & ((step - 1) << (j * power)):
+                break
+    for v in vals[i:]:
+        acc[0] = np.float32(acc[0] + v)
+    for j in range(1, 4):
+        acc[0] = np.float32(acc[0] + acc[j])
+    return acc[0]
+
+
+@pytest.mark.parametrize("n", [1, 5, 7, 8, 9, 64, 130, 1000, 5003])
+def test_total_is_the_lanes_of_four_cascades(n):
+    a = (np.random.default_rng(n).standard_normal(n) * 100).astype(np.float32)
+    lanes = 8
+    if n < lanes:
+        quads = n // 4
+        parts = [_reference_row([a[r * 4 + k] for r in range(quads)]) for k in range(4)]
+        acc = parts[0]
+        for v in a[quads * 4 :]:
+            acc = np.float32(acc + v)
+        for p in parts[1:]:
+            acc = np.float32(acc + p)
+        want = acc
+    else:
+        vec = n // lanes
+        quads = vec // 4
+        lane_sums = []
+        for lane in range(lanes):
+            col = [a[r * lanes + lane] for r in range(vec)]
+            parts = [_reference_row([col[r * 4 + k] for r in range(quads)]) for k in range(4)]
+            acc = parts[0]
+            for v in col[quads * 4 :]:
+                acc = np.float32(acc + v)
+            for p in parts[1:]:
+                acc = np.float32(acc + p)
+            lane_sums.append(acc)
+        want = np.float32(0)
+        for v in a[vec * lanes :]:
+            want = np.float32(want + v)
+        for v in lane_sums:
+            want = np.float32(want + v)
+    assert summation.total(a) == want
+
+
+def test_total_differs_from_numpys_pairwise_sum_somewhere():
+    rng = np.random.default_rng(0)
+    diffs = sum(
+        summation.total(a) != np.sum(a)
+        for a in (rng.standard_normal(2000).astype(np.float32) for _ in range(50))
+    )
+    assert diffs > 0
+
+
+def test_exact_only_below_torchs_thread_split():
+    assert summation.exact(32768) and not summation.exact(32769)
+    assert summation.total(np.zeros(0, np.float32)) == 0
