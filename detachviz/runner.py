@@ -164,13 +164,20 @@ def _make_dot(*args: Any, **kwargs: Any) -> Any:
     return sys.modules["torchviz"].make_dot(*args, **kwargs)
 
 
-def _prebound() -> dict[str, Any]:
+def prebound() -> dict[str, Any]:
+    """The names a script starts with (`torch`, `T`, `nn`, `F`, `make_dot`); call it inside
+    `compat_modules()`."""
     torch = sys.modules["torch"]
     names: dict[str, Any] = {"torch": torch, "T": torch, "make_dot": _make_dot}
     for key, module in (("nn", "torch.nn"), ("F", "torch.nn.functional")):
         if module in sys.modules:
             names[key] = sys.modules[module]
     return names
+
+
+def compat_modules() -> _CompatModules:
+    """Context manager: `import torch` (and torchviz) resolve to detachviz until it exits."""
+    return _CompatModules()
 
 
 @dataclass(frozen=True)
@@ -395,7 +402,7 @@ def run_script(
         with _CompatModules(), contextlib.ExitStack() as run:
             main = _main_module(script)
             namespace = main.__dict__
-            namespace.update(_prebound())
+            namespace.update(prebound())
             result.namespace = namespace
             sys.modules["__main__"] = main  # unittest.main(), pickle and Pool find it here
             if record:
