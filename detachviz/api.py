@@ -19,8 +19,10 @@ from types import FrameType
 from typing import Any
 
 from detachviz.engine import trace as recording
+from detachviz.errors import RenderError, UserError
 from detachviz.graph.capture import Options, capture
 from detachviz.graph.model import Graph
+from detachviz.render.options import DEFAULT_DRAW, DEFAULT_RANKDIR, DrawOptions
 
 # Names IPython keeps in a notebook's namespace for its own history (`_`, `__`, `_5`, `_i5`,
 # `Out`, ...): a tensor shown as a cell's result is bound to them too, and must keep its own
@@ -208,29 +210,26 @@ class Trace:
         self,
         root: Any = None,
         *,
-        rankdir: str = "TB",
+        rankdir: str = DEFAULT_RANKDIR,
         legend: bool = False,
         show_saved: bool = False,
         show_attrs: bool = False,
         expand: bool = False,
         renderer: str | None = None,
     ) -> Drawing:
-        """Draw `root` (see `graph`) with cuts, names and lines. The options are `render`'s."""
-        from detachviz.pipeline import RANKDIRS
-
-        if rankdir.upper() not in RANKDIRS:
-            raise ValueError(f"unknown rankdir {rankdir!r}: use one of {', '.join(RANKDIRS)}")
-        graph = self._graph(root, sys._getframe(1), show_saved, show_attrs)
-        return Drawing(
-            graph,
-            lines=_source_lines(self.source),
-            namespace=self._namespace,
+        """Draw `root` (see `graph`) with cuts, names and lines. The options are `render`'s
+        (`render.options.DrawOptions`); a bad one is a `detachviz.errors.UserError`."""
+        options = DrawOptions(
             rankdir=rankdir.upper(),
             legend=legend,
             show_saved=show_saved,
             show_attrs=show_attrs,
             expand=expand,
             renderer=renderer,
+        )
+        graph = self._graph(root, sys._getframe(1), show_saved, show_attrs)
+        return Drawing(
+            graph, lines=_source_lines(self.source), namespace=self._namespace, options=options
         )
 
     def explain(self, root: Any = None) -> Explanation:
@@ -335,7 +334,7 @@ class Drawing:
     source     the DOT source
     lines      the traced code's source lines, and
     namespace  its variables: what the html view's hover details read
-    options    the render options it is drawn with (rankdir, legend, ...)
+    options    the `DrawOptions` it is drawn with (rankdir, legend, ...)
     """
 
     def __init__(
@@ -344,7 +343,7 @@ class Drawing:
         *,
         lines: Sequence[str] = (),
         namespace: Mapping[str, Any] | None = None,
-        **options: Any,
+        options: DrawOptions = DEFAULT_DRAW,
     ) -> None:
         self.graph = graph
         self.lines = list(lines)
@@ -362,18 +361,12 @@ class Drawing:
         return self.graph.to_json()
 
     def pipe(self, format: str = "svg") -> bytes:  # noqa: A002 - graphviz's own keyword
-        """The drawing as bytes of `format`: svg, png, jpg, pdf, dot, json or html."""
-        from detachviz import pipeline
+        """The drawing as bytes of `format`: a name from `render.options.FORMATS`."""
+        from detachviz import pipeline, render
 
-        fmt = format.lower()
-        if fmt == "html":
+        if format.lower() == "html":
             return self.to_html().encode("utf-8")
-        fmt = pipeline.normalise_format(fmt)
-        if fmt == "json":
-            return self.to_json().encode("utf-8")
-        from detachviz.render import draw
-
-        return draw(self.graph, fmt=fmt, **self.options)
+        return render.draw(self.graph, pipeline.normalise_format(format), self.options)
 
     def svg(self) -> str:
         """The drawing as SVG text (made once)."""
@@ -383,22 +376,20 @@ class Drawing:
 
     def to_html(self) -> str:
         """The interactive one-file HTML view (pan, zoom, hover, search)."""
-        from detachviz.render import RenderError
-
         to_html = _html_writer()
         if to_html is None:
             raise RenderError("html output is not available in this detachviz")
         return str(to_html(self.graph))
 
     def save(self, path: str | Path, format: str | None = None) -> Path:  # noqa: A002
-        """Write the drawing to `path`, in `format` or else the one its suffix names
-        (svg, png, jpg, pdf, dot, json, html). Atomic: a failure leaves no half file."""
+        """Write the drawing to `path`, in `format` or else the one its suffix names (a
+        name from `render.options.FORMATS`). Atomic: a failure leaves no half file."""
         from detachviz import pipeline
 
         target = Path(path)
         fmt = format or target.suffix[1:]
         if not fmt:
-            raise ValueError(f"cannot tell the format of {str(path)!r}: give it a suffix")
+            raise UserError(f"cannot tell the format of {str(path)!r}: give it a suffix")
         pipeline.write_atomic(str(target), self.pipe(fmt))
         return target
 

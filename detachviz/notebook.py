@@ -21,19 +21,15 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from IPython.display import display
 
 from detachviz import api
-from detachviz.pipeline import RANKDIRS
-from detachviz.render.backend import PROGRAMS
+from detachviz.errors import DetachvizError, RootError
+from detachviz.render.options import DEFAULT_RANKDIR, RANKDIR_NAMES, RENDERERS
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parent)
 
 
-def _user_errors() -> tuple[type[Exception], ...]:
-    """What a request can get wrong (a root name, a format, a renderer): one line each."""
-    from detachviz.pipeline import PipelineError
-    from detachviz.render import RenderError
-    from detachviz.runner import RootError
-
-    return (RootError, PipelineError, RenderError, ValueError, OSError)
+# What a request can get wrong (a root name, a format, a renderer, the output file): one
+# line each, never a traceback of detachviz's own.
+USER_ERRORS = (DetachvizError, OSError)
 
 
 @magics_class
@@ -42,12 +38,18 @@ class DetachvizMagics(Magics):
 
     @magic_arguments()
     @argument("--root", action="append", default=[], metavar="NAME", help="Tensor to draw.")
-    @argument("--rankdir", default="TB", type=str.upper, choices=RANKDIRS, help="Direction.")
+    @argument(
+        "--rankdir",
+        default=DEFAULT_RANKDIR,
+        type=str.upper,
+        choices=RANKDIR_NAMES,
+        help="Direction.",
+    )
     @argument("--legend", action="store_true", help="Add a legend of node kinds and cuts.")
     @argument("--show-saved", action="store_true", help="Draw tensors saved for backward.")
     @argument("--show-attrs", action="store_true", help="Show saved non-tensor attributes.")
     @argument("--expand", action="store_true", help="Draw repeated chains in full.")
-    @argument("--renderer", choices=tuple(PROGRAMS), help="Layout program.")
+    @argument("--renderer", choices=RENDERERS, help="Layout program.")
     @argument("-o", "--output", metavar="FILE", help="Also save the drawing (format: suffix).")
     @argument("--grad", action="store_true", help="Also show the grad report table.")
     @argument("--no-graph", action="store_true", help="Run and trace, draw nothing.")
@@ -75,7 +77,7 @@ class DetachvizMagics(Magics):
                         drawing.save(args.output)
             if args.grad:
                 display(t.explain(args.root[0] if args.root else None))
-        except _user_errors() as e:
+        except USER_ERRORS as e:
             if error is None:
                 raise UsageError(str(e)) from None
             print(f"detachviz: {e}", file=sys.stderr)
@@ -87,8 +89,6 @@ class DetachvizMagics(Magics):
         raise error.with_traceback(_cell_frames(error, t.source))
 
     def _draw(self, t: api.Trace, args: Any) -> api.Drawing | None:
-        from detachviz.runner import RootError
-
         try:
             return t.draw(
                 args.root or None,
@@ -114,7 +114,7 @@ class DetachvizMagics(Magics):
         root = line.strip() or None
         try:
             return api.LAST.explain(root)
-        except _user_errors() as e:
+        except USER_ERRORS as e:
             raise UsageError(str(e)) from None
 
 
@@ -122,7 +122,7 @@ def run_cell(shell: Any, cell: str) -> tuple[api.Trace, BaseException | None]:
     """Run `cell` in the notebook's namespace on detachviz's engine, traced; the trace and
     the cell's exception (already recorded in the trace), if it raised."""
     from detachviz import runner
-    from detachviz.engine import session
+    from detachviz.engine import state
 
     ns = shell.user_ns
     # `%time`, `!ls` and friends inside the cell become Python; the leading newline stands
@@ -138,7 +138,7 @@ def run_cell(shell: Any, cell: str) -> tuple[api.Trace, BaseException | None]:
         ns.update(bound)
         t = api.trace(source=filename, namespace=ns)
         try:
-            with t, session.float_errors_silenced():
+            with t, state.float_errors_silenced():
                 _execute(code, filename, ns)
         except Exception as e:  # the cell's own failure: drawn, then shown like IPython
             error = e

@@ -21,8 +21,8 @@ import detachviz.nn as nn
 import detachviz.torch as torch
 from detachviz import api, runner
 from detachviz.cli import cli
-from detachviz.engine import session
-from detachviz.render import RenderError
+from detachviz.engine import state
+from detachviz.errors import RenderError, UserError
 from detachviz.torchviz import make_dot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,10 +48,10 @@ def traced_script(path: Path) -> api.Trace:
     source = path.read_text(encoding="utf-8")
     with runner.compat_modules():
         ns.update(runner.prebound())
-        session.reset()  # as `detachviz render` starts each script
+        state.reset()  # as `detachviz render` starts each script
         t = api.trace(source=str(path), namespace=ns)
         try:
-            with t, session.float_errors_silenced():
+            with t, state.float_errors_silenced():
                 exec(compile(source, str(path), "exec"), ns)
         except Exception:  # noqa: BLE001 - recorded in the trace, as render --allow-errors
             pass
@@ -118,7 +118,8 @@ def test_names_come_from_locals_and_module_parameters() -> None:
         frozen = hidden.detach()
         loss = (hidden * frozen).sum()
     names = {n.name for n in t.draw(loss).graph.nodes if n.name}
-    assert names == {"lin.weight", "lin.bias", "loss"}  # hidden is AddmmBackward0's output
+    # hidden names AddmmBackward0, the function node that made it (as `render` names it)
+    assert names == {"lin.weight", "lin.bias", "hidden", "loss"}
 
 
 def test_names_resolve_where_draw_is_called_and_where_the_trace_was_opened() -> None:
@@ -242,13 +243,13 @@ def test_pdf_is_written_or_refused_in_one_line_leaving_the_old_file(drawing, tmp
 
 
 def test_bad_requests_are_clear_errors(drawing, tmp_path) -> None:
-    with pytest.raises(ValueError, match="give it a suffix"):
+    with pytest.raises(UserError, match="give it a suffix"):
         drawing.save(tmp_path / "g")
     with pytest.raises(Exception, match="unknown format 'bmp'"):
         drawing.save(tmp_path / "g.bmp")
     with detachviz.trace() as t:
         y = torch.ones(1, requires_grad=True) * 2
-    with pytest.raises(ValueError, match="unknown rankdir 'XX'"):
+    with pytest.raises(UserError, match="unknown rankdir 'XX'"):
         t.draw(y, rankdir="XX")
     with pytest.raises(TypeError):
         t.draw(y, colour="red")  # type: ignore[call-arg]

@@ -17,7 +17,7 @@ from typing import Any
 from detachviz.engine.trace import Record, Recorder, Ref
 from detachviz.graph import vocab
 from detachviz.graph.model import Edge, Graph, Node
-from detachviz.graph.vocab import DIFFERENTIATIONS, EDGE_CUTS
+from detachviz.graph.vocab import EDGE_CUTS
 
 
 def _shape(tensor: Any) -> tuple[int, ...]:
