@@ -12,8 +12,12 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-FORMATS = ("svg", "png", "jpg", "pdf", "dot", "json")
+if TYPE_CHECKING:
+    from detachviz.graph.model import Graph
+
+FORMATS = ("svg", "png", "jpg", "pdf", "dot", "json", "html")
 RANKDIRS = ("TB", "LR", "BT", "RL")
 ALIASES = {"jpeg": "jpg", "gv": "dot"}
 
@@ -106,6 +110,22 @@ def build(script: str, opts: RenderOptions, fmt: str) -> tuple[bytes, str]:
         message = f"script failed{where}: {error['message']} (graph drawn up to the failure)"
     if fmt == "json":
         return graph.to_json().encode(), message
+    if fmt == "html":
+        from detachviz.render.html import render_html
+
+        page = render_html(
+            graph,
+            title=Path(script).name,
+            source=result.path.read_text(encoding="utf-8").splitlines(),
+            details=tensor_details(graph, result.namespace),
+            rankdir=opts.rankdir,
+            legend=opts.legend,
+            show_attrs=opts.show_attrs,
+            show_saved=opts.show_saved,
+            expand=opts.expand,
+            renderer=opts.renderer,
+        )
+        return page.encode("utf-8"), message
     from detachviz.render import draw
 
     data = draw(
@@ -119,6 +139,34 @@ def build(script: str, opts: RenderOptions, fmt: str) -> tuple[bytes, str]:
         renderer=opts.renderer,
     )
     return data, message
+
+
+def tensor_details(graph: Graph, namespace: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Per named node of `graph`, what the html view's tooltip adds: dtype and grad."""
+    from detachviz.graph.explain import grad_summary
+    from detachviz.runner import named_tensors
+
+    tensors = dict(named_tensors(namespace))
+    out: dict[str, dict[str, str]] = {}
+    for node in graph.nodes:
+        t = tensors.get(node.name) if node.name else None
+        if t is None:
+            continue
+        if t.is_leaf or t.retains_grad:
+            summary = grad_summary(t.grad)
+            grad = (
+                "None"
+                if summary is None
+                else ", ".join(f"{k}={v}" for k, v in summary.items() if k != "shape")
+            )
+        else:
+            grad = "not kept (not a leaf; retain_grad() keeps it)"
+        out[node.id] = {
+            "dtype": str(t.dtype),
+            "requires_grad": str(bool(t.requires_grad)),
+            "grad": grad or "(empty)",
+        }
+    return out
 
 
 def write_atomic(path: str, data: bytes) -> bool:

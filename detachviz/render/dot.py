@@ -152,6 +152,16 @@ def _resize(dot: Digraph) -> None:
     dot.graph_attr["size"] = f"{text},{text}"
 
 
+def drawn_graph(
+    graph: Graph, *, show_saved: bool = False, show_attrs: bool = False, expand: bool = False
+) -> Collapsed:
+    """What the picture draws: saved tensors only with show_saved, runs collapsed unless
+    expand (the html view maps the drawn boxes back to the model through it)."""
+    if not show_saved:
+        graph = _without_saved(graph)
+    return Collapsed(graph) if expand else collapse(graph, with_attrs=show_attrs)
+
+
 def build_digraph(
     graph: Graph,
     *,
@@ -168,9 +178,7 @@ def build_digraph(
     for n in graph.nodes:
         if n.kind not in KINDS:
             raise ValueError(f"node {n.id}: unknown kind {n.kind!r}")
-    if not show_saved:
-        graph = _without_saved(graph)
-    drawn = Collapsed(graph) if expand else collapse(graph, with_attrs=show_attrs)
+    drawn = drawn_graph(graph, show_saved=show_saved, show_attrs=show_attrs, expand=expand)
     graph = drawn.graph
 
     dot = Digraph(
