@@ -51,6 +51,14 @@
       var ends = key.split("->");
       g.dataset.source = ends[0];
       g.dataset.target = ends[1];
+      // A thin dashed arrow is hard to point at: give it a wide, invisible twin.
+      var path = g.querySelector(":scope > path");
+      if (path) {
+        var hit = path.cloneNode(false);
+        hit.setAttribute("class", "dv-hit");
+        hit.removeAttribute("stroke-dasharray");
+        g.insertBefore(hit, path);
+      }
       (edgesFrom[ends[0]] = edgesFrom[ends[0]] || []).push(g);
       (edgesTo[ends[1]] = edgesTo[ends[1]] || []).push(g);
     });
