@@ -154,11 +154,12 @@ def tensor_details(graph: Graph, namespace: dict[str, Any]) -> dict[str, dict[st
             continue
         if t.is_leaf or t.retains_grad:
             summary = grad_summary(t.grad)
-            grad = (
-                "None"
-                if summary is None
-                else ", ".join(f"{k}={v}" for k, v in summary.items() if k != "shape")
-            )
+            if summary is None:
+                grad = "None"
+            elif "values" in summary:  # a small tensor: its values say it all
+                grad = str(summary["values"])
+            else:
+                grad = ", ".join(f"{k}={v}" for k, v in summary.items() if k != "shape")
         else:
             grad = "not kept (not a leaf; retain_grad() keeps it)"
         out[node.id] = {
