@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from detachviz.render import pdf
+
 DEFAULT_RENDERER = "graphviz-pure"
 RENDERER_ENV = "DETACHVIZ_RENDERER"
 
@@ -32,6 +34,8 @@ FORMATS: dict[str, str | None] = {
     "dot": None,
 }
 RASTER_FORMATS = ("png", "jpg", "jpeg")
+# Formats we make from the program's svg when it lacks them (graphviz-pure has no pdf).
+FROM_SVG = ("pdf",)
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,7 @@ def check_format(fmt: str, renderer: str) -> str:
     """The -T value for `fmt` (None for DOT source), or RenderError if it cannot be made."""
     if fmt not in FORMATS:
         raise RenderError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
-    if fmt in PROGRAMS[renderer].lacks:
+    if fmt in PROGRAMS[renderer].lacks and fmt not in FROM_SVG:
         raise RenderError(
             f"{renderer} cannot write {fmt}: choose svg, png or jpg, or use the system "
             "Graphviz (--renderer dot, or DETACHVIZ_RENDERER=dot)"
@@ -214,6 +218,11 @@ def render_source(source: str, fmt: str, *, renderer: str | None = None) -> byte
     data = source.encode("utf-8")
     if tformat is None:
         return data
+    if fmt in FROM_SVG and fmt in PROGRAMS[name].lacks:
+        try:
+            return pdf.svg_to_pdf(render_source(source, "svg", renderer=name))
+        except pdf.PdfError as e:
+            raise RenderError(f"cannot write pdf from {name}'s svg: {e}") from e
     exe = find_executable(name)
     dpi = None
     if fmt in RASTER_FORMATS:
@@ -227,4 +236,6 @@ def render_source(source: str, fmt: str, *, renderer: str | None = None) -> byte
     out = run(build_command(exe, tformat, dpi=dpi), data, name=name)
     if tformat == "svg":
         out = strip_svg_version(out)
+    elif tformat == "pdf":
+        out = pdf.fixed_dates(out)  # system dot dates its pdf: --check would always be stale
     return out
