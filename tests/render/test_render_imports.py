@@ -11,7 +11,7 @@ import pytest
 import detachviz.render
 
 RENDER = Path(detachviz.render.__file__).parent
-ALLOWED_PROJECT = ("detachviz.render", "detachviz.graph.model")
+ALLOWED_PROJECT = ("detachviz.render", "detachviz.graph.model", "detachviz.graph.vocab")
 
 
 def imports(path: Path) -> list[str]:
