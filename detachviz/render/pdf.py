@@ -40,7 +40,7 @@ FAMILY_OF = {
 KAPPA = 0.5522847498  # control-point distance for a quarter ellipse as one cubic Bézier
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-_PATH_TOKEN = re.compile(r"[MLCZmlcz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_PATH_TOKEN = re.compile(r"[A-Za-z]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _TRANSFORM = re.compile(r"(\w+)\(([^)]*)\)")
 _DATE = re.compile(rb"/(CreationDate|ModDate)\s*\((D:[^)]*)\)")
 FIXED_DATE = b"D:19700101000000Z"
