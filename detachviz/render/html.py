@@ -87,7 +87,7 @@ def edge_rows(edge: Edge, *, kinds: Mapping[str, str], source: Sequence[str] | N
     rows: Rows
     if edge.write is not None:
         write = WRITE_BY_NAME.get(edge.write)
-        rows = [["write", write.label.replace("\n", ": ") if write else edge.write]]
+        rows = [["write", write.label.replace("\n", " ") if write else edge.write]]
     elif edge.cut is not None:
         cut = CUT_BY_NAME.get(edge.cut)
         rows = [["cut", cut.spelling if cut else edge.cut], ["edge", "no gradient flows back"]]
