@@ -106,7 +106,7 @@ def _run(script: str, args: tuple[str, ...]) -> int:
     "-f",
     "--format",
     "fmt",
-    help="svg, png, jpg, pdf (system dot only), dot or json. Default: -o's suffix, else svg.",
+    help="svg, png, jpg, pdf, html (an interactive page), dot or json. Default: -o's suffix.",
 )
 @click.option("--root", "roots", multiple=True, help="Tensor to draw (repeatable).")
 @click.option("--rankdir", default="TB", show_default=True, help="TB (top-down), LR, BT or RL.")
