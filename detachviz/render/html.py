@@ -179,14 +179,18 @@ def to_html(
     expanded_svg: str | None = None,
     source: Sequence[str] | None = None,
     details: Mapping[str, Mapping[str, str]] | None = None,
+    page: bool = True,
 ) -> str:
-    """One self-contained HTML page showing `svg`, the drawing of `graph`.
+    """One self-contained HTML page showing `svg`, the drawing of `graph`; with
+    page=False, the same view as one `<div>` (style and script inside it) to embed in
+    another page, e.g. a notebook's text/html output.
 
     members       collapsed model node id -> id of the `×N` box standing for it
     expanded_svg  the same graph drawn with every group expanded: clicking a group swaps
                   it in, centred on that group (None: groups cannot expand here)
     source        the script's lines, for the code of each node's and cut's line
     details       per model node id, extra rows for its tooltip (dtype, grad, ...)
+    page          a whole document (True) or the embeddable `<div>` (False)
     """
     data = view_data(
         graph,
@@ -197,21 +201,26 @@ def to_html(
         details=details,
     )
     expanded = (
-        f'<template id="dv-expanded">{svg_element(expanded_svg)}</template>\n'
+        f'<template class="dv-expanded">{svg_element(expanded_svg)}</template>\n'
         if expanded_svg is not None
         else ""
     )
-    page = _asset("view.html")
     parts = {
         "title": html.escape(title),
+        "page": " dv-page" if page else "",
         "style": _asset("view.css"),
         "svg": svg_element(svg),
         "expanded": expanded,
         "data": _json_for_script(data),
         "script": _asset("view.js"),
     }
+    view = _fill(_asset("view_fragment.html"), parts)
+    return _fill(_asset("view.html"), {"title": parts["title"], "view": view}) if page else view
+
+
+def _fill(template: str, parts: Mapping[str, str]) -> str:
     # One pass over the template, so text inside a part is never taken for a placeholder.
-    return re.sub(r"\{\{(\w+)\}\}", lambda m: parts[m.group(1)], page)
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: parts[m.group(1)], template)
 
 
 def render_html(
@@ -226,6 +235,7 @@ def render_html(
     show_saved: bool = False,
     expand: bool = False,
     renderer: str | None = None,
+    page: bool = True,
 ) -> str:
     """Lay `graph` out (collapsed, and expanded when it has groups and is small enough) and
     build the page. Raises what `draw` raises."""
@@ -248,4 +258,5 @@ def render_html(
         expanded_svg=expanded,
         source=source,
         details=details,
+        page=page,
     )

@@ -20,7 +20,7 @@ from detachviz.render.dot import drawn_graph
 
 
 def page_data(page: str) -> dict:
-    found = re.search(r'<script type="application/json" id="dv-data">(.*?)</script>', page, re.S)
+    found = re.search(r'<script type="application/json" class="dv-data">(.*?)</script>', page, re.S)
     assert found is not None
     return json.loads(found.group(1))
 
@@ -125,7 +125,7 @@ def test_collapsed_groups_map_back_to_their_model_nodes() -> None:
     rows = data["nodes"][group]["rows"]
     assert rows[-1] == ["group", "×9: stands for 9 nodes, click to expand"]
     # The collapsed svg draws fewer boxes than the expanded one kept in the <template>.
-    shown, kept = page.split('<template id="dv-expanded">')
+    shown, kept = page.split('<template class="dv-expanded">')
     assert len(svg_titles(shown, "node")) == len(drawn.graph.nodes) < len(graph.nodes)
     assert len(svg_titles(kept, "node")) == len(graph.nodes)
     # An arrow drawn once for nine model edges says so.
@@ -164,6 +164,17 @@ def test_names_cannot_break_out_of_the_page() -> None:
 def test_same_graph_same_page() -> None:
     graph = samples.rnn(5)
     assert html.render_html(graph, title="rnn") == html.render_html(graph, title="rnn")
+
+
+def test_fragment_embeds_in_another_page() -> None:
+    graph = samples.detach()
+    svg = draw(graph, fmt="svg").decode()
+    fragment = html.to_html(graph, svg, title="d", page=False)
+    assert fragment.startswith('<div class="dv-root">\n<style>')
+    assert fragment.endswith("</script>\n</div>\n")
+    assert "<html" not in fragment and "<!DOCTYPE" not in fragment and ' id="dv' not in fragment
+    whole = html.to_html(graph, svg, title="d")
+    assert fragment.replace('class="dv-root"', 'class="dv-root dv-page"') in whole
 
 
 def test_to_html_only_needs_data() -> None:

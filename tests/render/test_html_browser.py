@@ -111,15 +111,15 @@ def loaded(browser, page: Path):
 
 
 def nodes(driver) -> list:
-    return driver.find_elements(By.CSS_SELECTOR, "#dv-view > svg g.node")
+    return driver.find_elements(By.CSS_SELECTOR, ".dv-view > svg g.node")
 
 
 def node_named(driver, name: str):
-    return driver.find_element(By.CSS_SELECTOR, f'#dv-view > svg g.node[aria-label^="{name},"]')
+    return driver.find_element(By.CSS_SELECTOR, f'.dv-view > svg g.node[aria-label^="{name},"]')
 
 
 def tooltip(driver) -> str:
-    tip = driver.find_element(By.ID, "dv-tip")
+    tip = driver.find_element(By.CSS_SELECTOR, ".dv-tip")
     assert tip.is_displayed()
     return tip.text
 
@@ -146,7 +146,7 @@ def test_hovering_a_leaf_shows_its_details(loaded) -> None:
 
 
 def test_hovering_the_cut_edge_names_the_mechanism_and_line(loaded) -> None:
-    cut = loaded.find_element(By.CSS_SELECTOR, '#dv-view > svg g.edge path[stroke="red"]')
+    cut = loaded.find_element(By.CSS_SELECTOR, '.dv-view > svg g.edge path[stroke="red"]')
     ActionChains(loaded).move_to_element(cut).perform()
     text = tooltip(loaded)
     assert "detach()" in text
@@ -163,10 +163,13 @@ def test_clicking_a_group_expands_it_in_place(loaded) -> None:
     after = len(nodes(loaded))
     assert (before, after) == (8, MODEL_NODES)
     assert len(loaded.find_elements(By.CSS_SELECTOR, "g.node.dv-member")) == 5
-    collapse = loaded.find_element(By.ID, "dv-collapse")
+    collapse = loaded.find_element(By.CSS_SELECTOR, ".dv-collapse")
     assert collapse.is_displayed()
     collapse.click()
     assert len(nodes(loaded)) == before
+    # Mounting the drawing again gives each arrow one wide hit area, not one more.
+    hits = loaded.find_elements(By.CSS_SELECTOR, ".dv-view > svg path.dv-hit")
+    assert len(hits) == len(loaded.find_elements(By.CSS_SELECTOR, ".dv-view > svg g.edge"))
     assert loaded.get_log("browser") == []
 
 
@@ -194,32 +197,32 @@ def test_clicking_a_node_highlights_its_paths_to_root_and_leaves(loaded) -> None
     # From the sum: up to every leaf and tracked node above it, down to loss.
     node_named(loaded, "SumBackward0").click()
     assert len(lit("node")) == 8
-    loaded.find_element(By.ID, "dv-view").send_keys(Keys.ESCAPE)
+    loaded.find_element(By.CSS_SELECTOR, ".dv-view").send_keys(Keys.ESCAPE)
     assert loaded.find_elements(By.CSS_SELECTOR, "g.dv-on") == []
 
 
 def test_search_finds_names(loaded) -> None:
-    box = loaded.find_element(By.ID, "dv-search")
+    box = loaded.find_element(By.CSS_SELECTOR, ".dv-search")
     box.send_keys("loss")
-    assert loaded.find_element(By.ID, "dv-found").text == "1 found"
+    assert loaded.find_element(By.CSS_SELECTOR, ".dv-found").text == "1 found"
     marked = loaded.find_elements(By.CSS_SELECTOR, "g.node.dv-match")
     assert [g.get_attribute("aria-label") for g in marked] == ["loss, output"]
     box.send_keys(Keys.ENTER)
-    assert loaded.find_element(By.ID, "dv-found").text == "1 of 1"
+    assert loaded.find_element(By.CSS_SELECTOR, ".dv-found").text == "1 of 1"
 
 
 def test_zoom_buttons_and_wheel_change_the_view(loaded) -> None:
     def width() -> float:
         return loaded.execute_script(
-            "return document.querySelector('#dv-view > svg').viewBox.baseVal.width"
+            "return document.querySelector('.dv-view > svg').viewBox.baseVal.width"
         )
 
     start = width()
-    loaded.find_element(By.ID, "dv-zoom-in").click()
+    loaded.find_element(By.CSS_SELECTOR, ".dv-zoom-in").click()
     assert width() == pytest.approx(start / 1.25)
-    loaded.find_element(By.ID, "dv-fit").click()
+    loaded.find_element(By.CSS_SELECTOR, ".dv-fit").click()
     assert width() == pytest.approx(start)
-    view = loaded.find_element(By.ID, "dv-view")
+    view = loaded.find_element(By.CSS_SELECTOR, ".dv-view")
     ActionChains(loaded).scroll_from_origin(ScrollOrigin.from_element(view), 0, 200).perform()
     assert width() > start
 
@@ -239,3 +242,36 @@ def test_screenshot_shows_the_drawing(loaded) -> None:
     assert colour_count(rows, lambda r, g, b: r > 200 and g < 60 and b < 60) > 100
     assert colour_count(rows, lambda r, g, b: (r, g, b) == (0xAD, 0xD8, 0xE6)) > 500
     assert colour_count(rows, lambda r, g, b: (r, g, b) == (0xCA, 0xFF, 0x70)) > 500
+
+
+def test_two_drawings_on_one_page_keep_to_themselves(browser, tmp_path: Path) -> None:
+    """As in a notebook's outputs: two embedded views, each with its own data and groups."""
+    import render_samples as samples
+
+    from detachviz.render.html import render_html
+
+    chain = render_html(samples.mul_chain(6), title="chain", page=False)
+    cuts = render_html(samples.all_cuts(), title="cuts", source=["p = ..."] * 9, page=False)
+    host = tmp_path / "host.html"
+    host.write_text(
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">'
+        f"<title>host</title></head><body><p>notebook</p>{chain}{cuts}</body></html>",
+        encoding="utf-8",
+    )
+    browser.get(host.as_uri())
+    first, second = browser.find_elements(By.CSS_SELECTOR, ".dv-root")
+
+    def count(root) -> int:
+        return len(root.find_elements(By.CSS_SELECTOR, ".dv-view > svg g.node"))
+
+    assert (count(first), count(second)) == (5, 8)  # MulBackward0 ×5 is one box
+    browser.execute_script("arguments[0].scrollIntoView()", second)
+    leaf = second.find_element(By.CSS_SELECTOR, 'g.node[aria-label^="p,"]')
+    ActionChains(browser).move_to_element(leaf).perform()
+    tip = second.find_element(By.CSS_SELECTOR, ".dv-tip")
+    assert tip.is_displayed() and "leaf tensor" in tip.text and "(2)" in tip.text
+    assert not first.find_element(By.CSS_SELECTOR, ".dv-tip").is_displayed()
+    browser.execute_script("arguments[0].scrollIntoView()", first)
+    first.find_element(By.CSS_SELECTOR, "g.node.dv-group").click()
+    assert (count(first), count(second)) == (9, 8)
+    assert browser.get_log("browser") == []

@@ -2,13 +2,19 @@
 // Plain ES2017, no libraries, no network: the page must work from file:// offline.
 (function () {
   "use strict";
-  var data = JSON.parse(document.getElementById("dv-data").textContent);
-  var view = document.getElementById("dv-view");
-  var tip = document.getElementById("dv-tip");
-  var search = document.getElementById("dv-search");
-  var found = document.getElementById("dv-found");
-  var collapseButton = document.getElementById("dv-collapse");
-  var template = document.getElementById("dv-expanded");
+  // Everything is looked up inside this drawing's own root, so that several drawings can
+  // share one page (a notebook's outputs) without their ids colliding.
+  var root = document.currentScript.parentElement;
+  function part(name) {
+    return root.querySelector(":scope > .dv-" + name + ", :scope > .dv-bar > .dv-" + name);
+  }
+  var data = JSON.parse(part("data").textContent);
+  var view = part("view");
+  var tip = part("tip");
+  var search = part("search");
+  var found = part("found");
+  var collapseButton = part("collapse");
+  var template = part("expanded");
   var collapsedSvg = view.querySelector("svg");
 
   // State of the mounted drawing.
@@ -52,8 +58,8 @@
       g.dataset.source = ends[0];
       g.dataset.target = ends[1];
       // A thin dashed arrow is hard to point at: give it a wide, invisible twin.
-      var path = g.querySelector(":scope > path");
-      if (path) {
+      var path = g.querySelector(":scope > path:not(.dv-hit)");
+      if (path && !g.querySelector(":scope > path.dv-hit")) {
         var hit = path.cloneNode(false);
         hit.setAttribute("class", "dv-hit");
         hit.removeAttribute("stroke-dasharray");
@@ -378,7 +384,7 @@
       ev.preventDefault();
     }
   });
-  document.addEventListener("keydown", function (ev) {
+  root.addEventListener("keydown", function (ev) {
     if (ev.key === "/" && document.activeElement !== search) {
       ev.preventDefault();
       search.focus();
@@ -394,10 +400,10 @@
       clearMarks();
     }
   });
-  document.getElementById("dv-zoom-in").addEventListener("click", function () { zoom(1 / 1.25); });
-  document.getElementById("dv-zoom-out").addEventListener("click", function () { zoom(1.25); });
-  document.getElementById("dv-fit").addEventListener("click", fit);
-  document.getElementById("dv-clear").addEventListener("click", function () {
+  part("zoom-in").addEventListener("click", function () { zoom(1 / 1.25); });
+  part("zoom-out").addEventListener("click", function () { zoom(1.25); });
+  part("fit").addEventListener("click", fit);
+  part("clear").addEventListener("click", function () {
     search.value = "";
     clearMarks();
   });
