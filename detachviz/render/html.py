@@ -112,18 +112,21 @@ def _edges_by_ends(
     counts: dict[tuple[str, str], int] = {}
     kinds = {n.id: n.kind for n in graph.nodes}
     for e in graph.edges:
-        key = f"{moved.get(e.source, e.source)}->{moved.get(e.target, e.target)}"
+        tail, head = moved.get(e.source, e.source), moved.get(e.target, e.target)
+        if tail == head and e.source != e.target and e.cut is None:
+            continue  # inside one group's box: not drawn (collapse keeps only a cut, as a loop)
+        key = f"{tail}->{head}"
         rows = edge_rows(e, kinds=kinds, source=source)
-        sig = json.dumps(rows)
-        if (key, sig) not in counts:
+        sig = (key, json.dumps(rows))
+        if sig not in counts:
             out.setdefault(key, []).append(rows)
-            counts[(key, sig)] = 0
-        counts[(key, sig)] += 1
-    for key, entries in out.items():
-        for rows in entries:
-            n = counts[(key, json.dumps(rows))]
-            if n > 1:
-                rows.append(["repeated", f"{REPEAT_MARK}{n}"])
+            counts[sig] = 0
+        counts[sig] += 1
+    for (key, text), n in counts.items():
+        if n > 1:
+            for rows in out[key]:
+                if json.dumps(rows) == text:
+                    rows.append(["repeated", f"{REPEAT_MARK}{n}"])
     return out
 
 
@@ -136,7 +139,12 @@ def view_data(
     source: Sequence[str] | None = None,
     details: Mapping[str, Mapping[str, str]] | None = None,
 ) -> dict[str, object]:
-    """Everything the page's script reads, keyed by the ids the svg's `<title>`s carry."""
+    """Everything the page's script reads, keyed by the ids the svg's `<title>`s carry.
+
+    `edges` is keyed by the expanded drawing's arrows, `collapsedEdges` by the collapsed
+    one's (None when nothing collapsed). A page that cannot expand carries only what its one
+    drawing shows: the boxes merged into a group, and their arrows, are left out.
+    """
     moved = dict(members or {})
     groups: dict[str, list[str]] = {}
     for model_id, drawn_id in moved.items():
@@ -144,6 +152,8 @@ def view_data(
     note = "click to expand" if expandable else "too large to expand here: render with --expand"
     nodes: dict[str, dict[str, object]] = {}
     for n in graph.nodes:
+        if not expandable and moved.get(n.id, n.id) != n.id:
+            continue  # merged into a group's box, never drawn on this page
         rows = node_rows(n, source=source, details=(details or {}).get(n.id))
         if n.id in groups:
             count = len(groups[n.id])
@@ -161,8 +171,8 @@ def view_data(
         "nodes": nodes,
         "groups": groups,
         "expandable": expandable,
-        "edges": _edges_by_ends(graph, {}, source),
-        "collapsedEdges": _edges_by_ends(graph, moved, source) if moved else None,
+        "edges": _edges_by_ends(graph, {} if expandable else moved, source),
+        "collapsedEdges": _edges_by_ends(graph, moved, source) if moved and expandable else None,
     }
 
 

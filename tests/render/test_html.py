@@ -143,10 +143,15 @@ def test_too_large_to_expand_says_how_to_draw_it(monkeypatch: pytest.MonkeyPatch
     page = html.render_html(samples.mul_chain(10), title="chain")
     data = page_data(page)
     assert "<template" not in page and data["expandable"] is False
-    [group] = data["groups"]
+    [(group, members)] = data["groups"].items()
     assert data["nodes"][group]["rows"][-1][1].endswith(
         "too large to expand here: render with --expand"
     )
+    # Only what the one drawing shows: no data for the boxes merged into the group.
+    assert set(data["nodes"]) == set(svg_titles(page, "node"))
+    assert len(members) == 9 and not set(members[1:]) & set(data["nodes"])
+    assert set(data["edges"]) == set(svg_titles(page, "edge"))
+    assert data["collapsedEdges"] is None
 
 
 NASTY = '</script><script>alert(1)</script><!-- & "quotes"'
