@@ -27,7 +27,7 @@ import tokenize
 import traceback
 import types
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -478,7 +478,7 @@ def _is_tensor(value: object) -> bool:
     return isinstance(value, Tensor)
 
 
-def named_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
+def named_tensors(namespace: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """The script's tensors under their names, each once: globals in definition order (so in
     `q = p` the tensor is `p`), then nn parameters as `module.param`."""
     out: list[tuple[str, Any]] = []
@@ -503,7 +503,7 @@ def named_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
     return out
 
 
-def tensor_names(namespace: dict[str, Any]) -> dict[int, str]:
+def tensor_names(namespace: Mapping[str, Any]) -> dict[int, str]:
     """id(tensor) -> the script's name for it (see named_tensors)."""
     return {id(t): name for name, t in named_tensors(namespace)}
 
