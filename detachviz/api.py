@@ -19,10 +19,16 @@ from types import FrameType
 from typing import Any
 
 from detachviz.engine import trace as recording
-from detachviz.errors import RenderError, UserError
+from detachviz.errors import UserError
 from detachviz.graph.capture import Options, capture
 from detachviz.graph.model import Graph
-from detachviz.render.options import DEFAULT_DRAW, DEFAULT_RANKDIR, DrawOptions
+from detachviz.render.options import (
+    DEFAULT_DRAW,
+    DEFAULT_RANKDIR,
+    DEFAULT_VIEW,
+    DrawOptions,
+    HtmlView,
+)
 
 # Names IPython keeps in a notebook's namespace for its own history (`_`, `__`, `_5`, `_i5`,
 # `Out`, ...): a tensor shown as a cell's result is bound to them too, and must keep its own
@@ -229,7 +235,11 @@ class Trace:
         )
         graph = self._graph(root, sys._getframe(1), show_saved, show_attrs)
         return Drawing(
-            graph, lines=_source_lines(self.source), namespace=self._namespace, options=options
+            graph,
+            lines=_source_lines(self.source),
+            namespace=self._namespace,
+            options=options,
+            title=Path(self.source).name,
         )
 
     def explain(self, root: Any = None) -> Explanation:
@@ -328,13 +338,15 @@ def _source_lines(source: str) -> list[str]:
 
 # ---- the drawing ---------------------------------------------------------------------------
 class Drawing:
-    """A drawn graph: shows itself in Jupyter (svg), saves to any format, exposes DOT/JSON.
+    """A drawn graph: shows itself in Jupyter (svg, and the html view when the front end
+    asks for text/html), saves to any format, exposes DOT/JSON.
 
     graph      the graph model (`detachviz.graph.model.Graph`)
     source     the DOT source
     lines      the traced code's source lines, and
     namespace  its variables: what the html view's hover details read
     options    the `DrawOptions` it is drawn with (rankdir, legend, ...)
+    title      the html page's title (the traced file's name, as `render` titles a script's)
     """
 
     def __init__(
@@ -344,8 +356,10 @@ class Drawing:
         lines: Sequence[str] = (),
         namespace: Mapping[str, Any] | None = None,
         options: DrawOptions = DEFAULT_DRAW,
+        title: str = "detachviz",
     ) -> None:
         self.graph = graph
+        self.title = title
         self.lines = list(lines)
         self.namespace: Mapping[str, Any] = namespace if namespace is not None else {}
         self.options = options
@@ -364,9 +378,17 @@ class Drawing:
         """The drawing as bytes of `format`: a name from `render.options.FORMATS`."""
         from detachviz import pipeline, render
 
-        if format.lower() == "html":
-            return self.to_html().encode("utf-8")
-        return render.draw(self.graph, pipeline.normalise_format(format), self.options)
+        fmt = pipeline.normalise_format(format)
+        view = self._view(page=True) if fmt == "html" else DEFAULT_VIEW
+        return render.draw(self.graph, fmt, self.options, view)
+
+    def _view(self, *, page: bool) -> HtmlView:
+        """What the html view shows besides the drawing: the code's lines and, per named
+        node, its tensor's dtype and grad (the helper `render -f html` uses)."""
+        from detachviz import pipeline
+
+        details = pipeline.tensor_details(self.graph, self.namespace)
+        return HtmlView(title=self.title, source=self.lines, details=details, page=page)
 
     def svg(self) -> str:
         """The drawing as SVG text (made once)."""
@@ -374,12 +396,12 @@ class Drawing:
             self._svg = self.pipe("svg").decode("utf-8")
         return self._svg
 
-    def to_html(self) -> str:
-        """The interactive one-file HTML view (pan, zoom, hover, search)."""
-        to_html = _html_writer()
-        if to_html is None:
-            raise RenderError("html output is not available in this detachviz")
-        return str(to_html(self.graph))
+    def to_html(self, *, page: bool = True) -> str:
+        """The interactive html view (pan, zoom, hover details, search): a whole offline
+        page, or with page=False one `<div>` to embed in another page (a notebook's)."""
+        from detachviz import render
+
+        return render.draw(self.graph, "html", self.options, self._view(page=page)).decode()
 
     def save(self, path: str | Path, format: str | None = None) -> Path:  # noqa: A002
         """Write the drawing to `path`, in `format` or else the one its suffix names (a
@@ -396,10 +418,11 @@ class Drawing:
     def _repr_mimebundle_(
         self, include: Sequence[str] | None = None, exclude: Sequence[str] | None = None
     ) -> dict[str, str]:
-        """svg for Jupyter, JupyterLab and VS Code; the html view too when asked for."""
+        """svg for Jupyter, JupyterLab and VS Code; the embeddable html view too when the
+        front end asks for text/html."""
         bundle = {"image/svg+xml": self.svg(), "text/plain": repr(self)}
-        if include is not None and "text/html" in include and _html_writer() is not None:
-            bundle["text/html"] = self.to_html()
+        if include is not None and "text/html" in include:
+            bundle["text/html"] = self.to_html(page=False)
         if exclude:
             bundle = {k: v for k, v in bundle.items() if k not in exclude}
         if include:
@@ -414,17 +437,6 @@ class Drawing:
             f"<detachviz.Drawing of {names}: {len(self.graph.nodes)} nodes, "
             f"{len(self.graph.edges)} edges, {cuts} cut{'' if cuts == 1 else 's'}>"
         )
-
-
-def _html_writer() -> Any:
-    """`render.html.to_html` where this detachviz has it, else None."""
-    import importlib
-
-    try:
-        html_view = importlib.import_module("detachviz.render.html")
-    except ImportError:
-        return None
-    return getattr(html_view, "to_html", None)
 
 
 # ---- the grad report -----------------------------------------------------------------------

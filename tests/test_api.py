@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
-import sys
-import types
+import re
 from pathlib import Path
 
 import pytest
@@ -275,14 +274,23 @@ def test_mimebundle_is_svg_with_cut_and_names(drawing) -> None:
     assert set(drawing._repr_mimebundle_(exclude=["text/plain"])) == {"image/svg+xml"}
 
 
-def test_mimebundle_offers_html_when_asked_and_the_html_view_exists(drawing, monkeypatch):
-    monkeypatch.setitem(sys.modules, "detachviz.render.html", None)  # as if absent
-    assert "text/html" not in drawing._repr_mimebundle_(include=["text/html"])
-    fake = types.ModuleType("detachviz.render.html")
-    fake.to_html = lambda graph: f"<p>{len(graph.nodes)} nodes</p>"  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "detachviz.render.html", fake)
-    assert drawing._repr_mimebundle_(include=["text/html"]) == {"text/html": "<p>6 nodes</p>"}
-    assert "text/html" not in drawing._repr_mimebundle_()
+def html_data(page: str) -> dict:
+    """The data block of an html view: its nodes' tooltip rows, its edges, its title."""
+    found = re.search(r'<script type="application/json" class="dv-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    return json.loads(found.group(1))
+
+
+def test_mimebundle_offers_the_embeddable_html_view_when_asked(drawing) -> None:
+    bundle = drawing._repr_mimebundle_(include=["text/html"])
+    assert set(bundle) == {"text/html"}
+    view = bundle["text/html"]
+    assert view.startswith("<div") and "<!DOCTYPE" not in view and "<svg" in view
+    assert view == drawing.to_html(page=False)
+    leaf = {n["name"]: dict(n["rows"]) for n in html_data(view)["nodes"].values()}["a"]
+    assert leaf["dtype"] == "torch.float32" and leaf["grad"] == "None"  # no backward() ran
+    assert "text/html" not in drawing._repr_mimebundle_()  # only when the front end asks
+    assert set(drawing._repr_mimebundle_(include=["text/html"], exclude=["text/html"])) == set()
 
 
 def test_public_names_load_lazily_from_the_package() -> None:
@@ -376,11 +384,27 @@ def test_the_api_reference_examples_are_real_output(tmp_path, monkeypatch) -> No
     assert (tmp_path / "detached.svg").read_bytes().startswith(b"<?xml")
 
 
-def test_html_without_the_html_view_is_a_render_error(drawing, tmp_path, monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "detachviz.render.html", None)  # as if absent
-    with pytest.raises(RenderError, match="html output is not available"):
-        drawing.save(tmp_path / "g.html")
-    assert list(tmp_path.iterdir()) == []
+def test_save_html_is_the_page_render_writes_for_the_same_code(script, tmp_path) -> None:
+    path = script(
+        """
+        a = torch.ones(5, requires_grad=True)
+        b = a**3
+        c = a.detach() ** 6
+        i = (b + c).sum()
+        i.backward()
+        """,
+        "seed.py",
+    )
+    saved = traced_script(path).draw().save(tmp_path / "api.html")
+    page = saved.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    # The same page, byte for byte: title, code lines, and the details of each tensor
+    assert page == cli_out("render", str(path), "-o", "-", "-f", "html")
+    rows = {n["name"]: dict(n["rows"]) for n in html_data(page)["nodes"].values() if n["name"]}
+    assert rows["a"]["dtype"] == "torch.float32"
+    assert rows["a"]["grad"] == "[3.0, 3.0, 3.0, 3.0, 3.0]"
+    assert rows["c"]["line"] == "3: c = a.detach() ** 6"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["api.html", "seed.py"]  # no temp file
 
 
 def test_a_script_using_the_api_renders_the_same_under_the_cli(script) -> None:
