@@ -17,7 +17,14 @@ from importlib import resources
 
 from detachviz.graph.model import Edge, Graph, Node
 from detachviz.graph.vocab import CUT_BY_NAME, WRITE_BY_NAME
-from detachviz.render.dot import FAILURE_ID, drawn_graph, failure_text, size_to_str
+from detachviz.render import backend
+from detachviz.render.dot import (
+    FAILURE_ID,
+    build_digraph,
+    drawn_graph,
+    failure_text,
+    size_to_str,
+)
 from detachviz.render.options import DEFAULT_DRAW, DrawOptions
 from detachviz.render.theme import REPEAT_MARK
 
@@ -237,6 +244,12 @@ def _fill(template: str, parts: Mapping[str, str]) -> str:
     return re.sub(r"\{\{(\w+)\}\}", lambda m: parts[m.group(1)], template)
 
 
+def _svg(graph: Graph, options: DrawOptions) -> str:
+    """The svg drawing, made as `render.draw(graph, "svg", options)` makes it."""
+    source = build_digraph(graph, options).source
+    return backend.render_source(source, "svg", renderer=options.renderer).decode("utf-8")
+
+
 def render_html(
     graph: Graph,
     options: DrawOptions = DEFAULT_DRAW,
@@ -248,13 +261,11 @@ def render_html(
 ) -> str:
     """Lay `graph` out (collapsed, and expanded when it has groups and is small enough) and
     build the page. Raises what `draw` raises."""
-    from detachviz.render import draw
-
     drawn = drawn_graph(graph, options)
-    svg = draw(graph, "svg", options).decode("utf-8")
+    svg = _svg(graph, options)
     expanded = None
     if drawn.members and len(graph.nodes) + len(graph.edges) <= EXPAND_LIMIT:
-        expanded = draw(graph, "svg", replace(options, expand=True)).decode("utf-8")
+        expanded = _svg(graph, replace(options, expand=True))
     return to_html(
         graph,
         svg,
