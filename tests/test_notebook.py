@@ -89,6 +89,15 @@ def test_options_and_output_file(ip, tmp_path) -> None:
     assert ">b</text>" in svg and ">i</text>" not in svg
 
 
+def test_output_file_html_is_the_interactive_page_with_the_cells_details(ip, tmp_path) -> None:
+    target = tmp_path / "g.html"
+    result, _ = run(ip, f"%%detachviz -o {target}\n" + DETACHED)
+    assert result.success
+    page = target.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<svg" in page
+    assert '["dtype","torch.float32"]' in page  # the details the html view's tooltips show
+
+
 def test_grad_option_and_line_magic_show_the_report_table(ip) -> None:
     result, out = run(ip, "%%detachviz --grad\n" + DETACHED)
     assert result.success
