@@ -83,7 +83,12 @@ def _scalar_root(result: Any, requested: str | None) -> tuple[str | None, Any]:
 def grad_report(script: str, root: str | None = None) -> Report:
     """Run `script` and explain its gradients (raises RootError / ScriptNotFound)."""
     result = run_script(script, record=True, quiet=True)
-    lines = result.lines
+    return report_for(result, result.lines, root, script)
+
+
+def report_for(result: Any, lines: list[str], root: str | None, script: str) -> Report:
+    """Explain the gradients of a finished run (a `RunResult`, recorded); `lines` are its
+    source lines, `script` how the report names it."""
     named = named_tensors(result.namespace)
     names = {id(t): n for n, t in named}
     report = Report(script=script, root=None, backward_by="none")

@@ -16,17 +16,23 @@ import contextlib
 import os
 import secrets
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from detachviz.errors import DetachvizError, UserError
 from detachviz.render.options import (
     DEFAULT_FORMAT,
+    DEFAULT_VIEW,
     FORMAT_NAMES,
     DrawOptions,
+    HtmlView,
     find_format,
 )
+
+if TYPE_CHECKING:
+    from detachviz.graph.model import Graph
 
 STDOUT = "-"
 # Spellings of "this process's stdout" that must not be opened as files: writing there
@@ -152,7 +158,14 @@ def build(script: str, request: Request, fmt: str) -> tuple[bytes, str]:
         message = f"script failed{where}: {error['message']} (graph drawn up to the failure)"
     from detachviz.render import draw
 
-    return draw(graph, fmt, request.draw), message
+    view = DEFAULT_VIEW
+    if fmt == "html":
+        view = HtmlView(
+            title=Path(script).name if script != STDOUT else "stdin",
+            source=result.lines,
+            details=tensor_details(graph, result.namespace),
+        )
+    return draw(graph, fmt, request.draw, view), message
 
 
 def _umask() -> int:
@@ -209,6 +222,35 @@ def _temp_beside(target: Path) -> Iterator[tuple[int, Path]]:
             os.close(fd)
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
+
+
+def tensor_details(graph: Graph, namespace: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """Per named node of `graph`, what the html view's tooltip adds: dtype and grad."""
+    from detachviz.graph.explain import grad_summary
+    from detachviz.runner import named_tensors
+
+    tensors = dict(named_tensors(namespace))
+    out: dict[str, dict[str, str]] = {}
+    for node in graph.nodes:
+        t = tensors.get(node.name) if node.name else None
+        if t is None:
+            continue
+        if t.is_leaf or t.retains_grad:
+            summary = grad_summary(t.grad)
+            if summary is None:
+                grad = "None"
+            elif "values" in summary:  # a small tensor: its values say it all
+                grad = str(summary["values"])
+            else:
+                grad = ", ".join(f"{k}={v}" for k, v in summary.items() if k != "shape")
+        else:
+            grad = "not kept (not a leaf; retain_grad() keeps it)"
+        out[node.id] = {
+            "dtype": str(t.dtype),
+            "requires_grad": str(bool(t.requires_grad)),
+            "grad": grad or "(empty)",
+        }
+    return out
 
 
 def write_atomic(path: str, data: bytes) -> bool:

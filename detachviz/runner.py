@@ -29,7 +29,7 @@ import tokenize
 import traceback
 import types
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -167,13 +167,20 @@ def _make_dot(*args: Any, **kwargs: Any) -> Any:
     return sys.modules["torchviz"].make_dot(*args, **kwargs)
 
 
-def _prebound() -> dict[str, Any]:
+def prebound() -> dict[str, Any]:
+    """The names a script starts with (`torch`, `T`, `nn`, `F`, `make_dot`); call it inside
+    `compat_modules()`."""
     torch = sys.modules["torch"]
     names: dict[str, Any] = {"torch": torch, "T": torch, "make_dot": _make_dot}
     for key, module in (("nn", "torch.nn"), ("F", "torch.nn.functional")):
         if module in sys.modules:
             names[key] = sys.modules[module]
     return names
+
+
+def compat_modules() -> _CompatModules:
+    """Context manager: `import torch` (and torchviz) resolve to detachviz until it exits."""
+    return _CompatModules()
 
 
 @dataclass(frozen=True)
@@ -436,7 +443,7 @@ def run_script(
         with _CompatModules(), contextlib.ExitStack() as run:
             main = _main_module(script)
             namespace = main.__dict__
-            namespace.update(_prebound())
+            namespace.update(prebound())
             result.namespace = namespace
             sys.modules["__main__"] = main  # unittest.main(), pickle and Pool find it here
             if record:
@@ -552,7 +559,7 @@ def _is_tensor(value: object) -> bool:
     return isinstance(value, Tensor)
 
 
-def named_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
+def named_tensors(namespace: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """The script's tensors under their names, each once: globals in definition order (so in
     `q = p` the tensor is `p`), then nn parameters as `module.param`."""
     out: list[tuple[str, Any]] = []
@@ -577,7 +584,7 @@ def named_tensors(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
     return out
 
 
-def tensor_names(namespace: dict[str, Any]) -> dict[int, str]:
+def tensor_names(namespace: Mapping[str, Any]) -> dict[int, str]:
     """id(tensor) -> the script's name for it (see named_tensors)."""
     return {id(t): name for name, t in named_tensors(namespace)}
 

@@ -43,6 +43,7 @@ MAGIC = {
     "pdf": b"%PDF",
     "dot": b"digraph",
     "json": b"{",
+    "html": b"<!DOCTYPE html>",
 }
 
 

@@ -1,7 +1,8 @@
 """Drawing a graph model: DOT, theme, collapse, layout backends (never the engine or numpy).
 
 `draw(graph, fmt, options)` is the whole pipeline: model -> DOT (`dot.build_digraph`) ->
-bytes from the layout program (`backend.render_source`); `json` is the model itself.
+bytes from the layout backend (`backend.render_source`); `json` is the model itself and
+`html` the interactive page around the svg (`html.render_html`).
 `to_digraph` stops after the first step and returns a torchviz-compatible `Digraph` that
 users can restyle and render themselves. The submodules load on first use, so that reading
 the vocabulary tables in `render.options` costs no graphviz import.
@@ -12,13 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from detachviz.errors import RenderError
-from detachviz.render.options import DEFAULT_DRAW, DrawOptions, find_format
+from detachviz.render.options import DEFAULT_DRAW, DEFAULT_VIEW, DrawOptions, HtmlView, find_format
 
 if TYPE_CHECKING:
     from detachviz.graph.model import Graph
     from detachviz.render.digraph import Digraph
 
-__all__ = ["Digraph", "DrawOptions", "RenderError", "draw", "to_digraph"]
+__all__ = ["Digraph", "DrawOptions", "HtmlView", "RenderError", "draw", "to_digraph"]
 
 
 def to_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
@@ -28,8 +29,11 @@ def to_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
     return build_digraph(graph, options)
 
 
-def draw(graph: Graph, fmt: str, options: DrawOptions = DEFAULT_DRAW) -> bytes:
-    """Bytes of `graph` as `fmt`: a name or alias from `render.options.FORMATS`.
+def draw(
+    graph: Graph, fmt: str, options: DrawOptions = DEFAULT_DRAW, view: HtmlView = DEFAULT_VIEW
+) -> bytes:
+    """Bytes of `graph` as `fmt`: a name or alias from `render.options.FORMATS`; `view` is
+    what the html format shows besides the drawing.
 
     Raises RenderError (a one-line message) when the renderer is missing, cannot write
     `fmt`, or fails.
@@ -41,6 +45,18 @@ def draw(graph: Graph, fmt: str, options: DrawOptions = DEFAULT_DRAW) -> bytes:
         # Always the full model: collapsing is for images. A lone surrogate in a name cannot
         # be UTF-8: it is written as the JSON escape \udcXX instead.
         return graph.to_json().encode("utf-8", "backslashreplace")
+    if found is not None and found.name == "html":
+        from detachviz.render.html import render_html
+
+        page = render_html(
+            graph,
+            options,
+            title=view.title,
+            source=view.source,
+            details=view.details,
+            page=view.page,
+        )
+        return page.encode("utf-8", "backslashreplace")
     return backend.render_source(to_digraph(graph, options).source, fmt, renderer=options.renderer)
 
 

@@ -15,13 +15,13 @@ import signal
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from detachviz.errors import RenderError
+from detachviz.render import pdf
 from detachviz.render.options import (
     DEFAULT_RENDERER,
-    FORMAT_NAMES,
     FORMATS,
     PROGRAMS,
     Format,
@@ -31,6 +31,10 @@ from detachviz.render.options import (
 __all__ = ["RenderError", "render_source", "resolve_renderer"]
 
 RENDERER_ENV = "DETACHVIZ_RENDERER"
+
+# How a format is made from a program's svg, for the renderers its `Format.via_svg` names
+# (looked up when called, so the translator can be replaced in tests).
+SVG_TRANSLATIONS: dict[str, Callable[[bytes], bytes]] = {"pdf": lambda svg: pdf.svg_to_pdf(svg)}
 
 
 # Longest side of a png/jpg, in pixels. graphviz-pure 0.2.2 allocates the whole raster up
@@ -82,8 +86,8 @@ def _drawn_formats() -> list[Format]:
 def check_format(fmt: str, renderer: str) -> str | None:
     """The -T value for `fmt` (None for DOT source), or RenderError if it cannot be made."""
     found = find_format(fmt)
-    if found is None or found.name == "json":
-        drawn = [f for f in FORMAT_NAMES if f != "json"]
+    if found is None or not found.backend:
+        drawn = [f.name for f in FORMATS if f.backend]
         raise RenderError(f"unknown format {fmt!r}: choose one of {', '.join(drawn)}")
     if renderer in found.lacks:
         able = [f.name for f in _drawn_formats() if renderer not in f.lacks]
@@ -181,15 +185,24 @@ def strip_svg_version(svg: bytes) -> bytes:
 
 
 def render_source(source: str, fmt: str, *, renderer: str | None = None) -> bytes:
-    """DOT source -> bytes of `fmt` (svg, png, jpg/jpeg, pdf with dot, or dot itself)."""
+    """DOT source -> bytes of `fmt`: a backend row of `options.FORMATS` (the DOT source itself,
+    a layout program's output, or a translation of its svg)."""
     name = resolve_renderer(renderer)
     tformat = check_format(fmt, name)
     data = source.encode("utf-8")
     if tformat is None:
         return data
+    found = find_format(fmt)
+    assert found is not None  # check_format said so
+    if name in found.via_svg:
+        translate = SVG_TRANSLATIONS[found.name]
+        try:
+            return translate(render_source(source, "svg", renderer=name))
+        except pdf.PdfError as e:
+            raise RenderError(f"cannot write {found.name} from {name}'s svg: {e}") from e
     exe = find_executable(name)
     dpi = None
-    if find_format(fmt).raster:  # type: ignore[union-attr]
+    if found.raster:
         # Lay out once without drawing to learn the size; cheap next to rasterising.
         layout_json = run(build_command(exe, "json0"), data, name=name)
         try:
@@ -200,4 +213,6 @@ def render_source(source: str, fmt: str, *, renderer: str | None = None) -> byte
     out = run(build_command(exe, tformat, dpi=dpi), data, name=name)
     if tformat == "svg":
         out = strip_svg_version(out)
+    elif tformat == "pdf":
+        out = pdf.fixed_dates(out)  # system dot dates its pdf: --check would always be stale
     return out

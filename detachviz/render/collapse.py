@@ -49,6 +49,8 @@ class Collapsed:
     # (source, target) of each loop's way back, from a block's end to its start: drawn
     # without pulling on the layout so the block still reads top to bottom.
     loops: set[tuple[str, str]] = field(default_factory=set)
+    # Each merged model node's id -> the id of the drawn box standing for it (runs only).
+    members: dict[str, str] = field(default_factory=dict)
 
 
 def edge_key(e: Edge) -> EdgeKey:
@@ -272,4 +274,5 @@ def collapse(
         graph.error,
     )
     loops = {(nodes[reps_of[a]].id, nodes[reps_of[b]].id) for a, b in loop_ends}
-    return Collapsed(out, runs, {k: c for k, c in counts.items() if c > 1}, loops)
+    members = {n.id: nodes[reps_of[i]].id for i, n in enumerate(nodes) if sizes[reps_of[i]] > 1}
+    return Collapsed(out, runs, {k: c for k, c in counts.items() if c > 1}, loops, members)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import pathlib
+import sys
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import graphviz
@@ -94,5 +96,25 @@ class Digraph(graphviz.Digraph):
         if cleanup:
             os.remove(filepath)
         if view or quiet_view:
-            self._view(target, format=fmt, quiet=quiet_view)
+            show(target, lambda: self._view(target, format=fmt, quiet=quiet_view))
         return target
+
+
+def show(path: str, opener: Callable[[], object], env: Mapping[str, str] | None = None) -> bool:
+    """Open `path` in the desktop's viewer, or say in one line on stderr why it cannot be
+    (no display, no xdg-open): the file is written either way, so the script goes on."""
+    environ = os.environ if env is None else env
+    reason = ""
+    if sys.platform.startswith("linux") and not (
+        environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")
+    ):
+        reason = "no display (DISPLAY is not set)"
+    else:
+        try:
+            opener()
+        except (OSError, RuntimeError) as e:  # FileNotFoundError: no xdg-open / open / start
+            reason = f"no viewer ({getattr(e, 'strerror', None) or e})"
+    if reason:
+        sys.stderr.write(f"detachviz: wrote {path} but cannot show it: {reason}\n")
+        return False
+    return True

@@ -154,15 +154,23 @@ def _resize(dot: Digraph) -> None:
     dot.graph_attr["size"] = f"{text},{text}"
 
 
+def drawn_graph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Collapsed:
+    """What the picture draws: saved tensors only with show_saved, runs collapsed unless
+    expand (the html view maps the drawn boxes back to the model through it)."""
+    if not options.show_saved:
+        graph = _without_saved(graph)
+    if options.expand:
+        return Collapsed(graph)
+    return collapse(graph, with_attrs=options.show_attrs)
+
+
 def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
     """The drawing of `graph` as a torchviz-compatible Digraph (not yet laid out)."""
     show_attrs = options.show_attrs
     for n in graph.nodes:
         if n.kind not in KINDS:
             raise ValueError(f"node {n.id}: unknown kind {n.kind!r}")
-    if not options.show_saved:
-        graph = _without_saved(graph)
-    drawn = Collapsed(graph) if options.expand else collapse(graph, with_attrs=show_attrs)
+    drawn = drawn_graph(graph, options)
     graph = drawn.graph
 
     dot = Digraph(

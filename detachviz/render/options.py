@@ -2,12 +2,13 @@
 
 Each table is the one definition: the CLI's choices and help, the pipeline's validation and
 the backend's `-T` values all derive from it. Adding an output format is one `Format` row
-(plus, for a format the layout program does not write, the branch in `render.draw`).
+(plus, for a format the layout backend does not write, the branch in `render.draw`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from detachviz.errors import UserError
 
@@ -47,10 +48,14 @@ class Format:
     """One output format.
 
     name     the `-f` value and the file suffix
-    tvalue   the layout program's `-T` value; None when no layout program runs (dot is the
-             DOT source itself, json the graph model)
+    tvalue   the layout program's `-T` value; None when no layout program writes it (dot
+             is the DOT source itself, json the graph model, html a page around the svg)
     raster   a bitmap: its pixel size is capped before the program draws it
     lacks    renderers that cannot write it
+    via_svg  renderers whose program cannot write it, so the backend translates their svg
+             (graphviz-pure's pdf: `render/pdf.py`)
+    backend  written by the backend (`backend.render_source`: a layout program, or the DOT
+             source); False: `render.draw` makes it itself (json, html)
     aliases  other `-f` values and suffixes meaning the same format
     note     shown after the name in help text
     """
@@ -59,6 +64,8 @@ class Format:
     tvalue: str | None
     raster: bool = False
     lacks: tuple[str, ...] = ()
+    via_svg: tuple[str, ...] = ()
+    backend: bool = True
     aliases: tuple[str, ...] = ()
     note: str = ""
 
@@ -67,9 +74,10 @@ FORMATS: tuple[Format, ...] = (
     Format("svg", "svg"),
     Format("png", "png", raster=True),
     Format("jpg", "jpeg", raster=True, aliases=("jpeg",)),
-    Format("pdf", "pdf", lacks=("graphviz-pure",), note="system dot only"),
+    Format("pdf", "pdf", via_svg=("graphviz-pure",)),
+    Format("html", None, backend=False, note="an interactive page"),
     Format("dot", None, aliases=("gv",), note="the DOT source"),
-    Format("json", None, note="the graph model"),
+    Format("json", None, backend=False, note="the graph model"),
 )
 FORMAT_NAMES = tuple(f.name for f in FORMATS)
 FORMAT_BY_NAME = {spelling: f for f in FORMATS for spelling in (f.name, *f.aliases)}
@@ -87,7 +95,7 @@ def formats_for(renderer: str) -> tuple[str, ...]:
 
 
 def formats_help() -> str:
-    """`svg, png, ..., pdf (system dot only), dot (the DOT source) or json (...)`."""
+    """`svg, png, jpg, pdf, html (an interactive page), dot (the DOT source) or json (...)`."""
     words = [f"{f.name} ({f.note})" if f.note else f.name for f in FORMATS]
     return ", ".join(words[:-1]) + " or " + words[-1]
 
@@ -135,3 +143,22 @@ class DrawOptions:
 
 
 DEFAULT_DRAW = DrawOptions()
+
+
+@dataclass(frozen=True)
+class HtmlView:
+    """What the html format shows besides the drawing (`render.draw(..., view=)`).
+
+    title    the page's title (the script's name)
+    source   the code's lines: each node's and cut's tooltip quotes its line
+    details  per model node id, extra tooltip rows (dtype, grad: `pipeline.tensor_details`)
+    page     a whole document (True), or one embeddable `<div>` (a notebook's text/html)
+    """
+
+    title: str = "detachviz"
+    source: Sequence[str] = ()
+    details: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    page: bool = True
+
+
+DEFAULT_VIEW = HtmlView()
