@@ -62,6 +62,11 @@ DETACH_VIEW = (
     "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
     "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
 )
+DEEPCOPY_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
+    "at the moment.  If you were attempting to deepcopy a module, this may be because of a "
+    "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
+)
 NUMPY_REQUIRES_GRAD = (
     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 )

@@ -27,6 +27,17 @@ def leaf(data: np.ndarray, dtype: dtypes.dtype, requires_grad: bool) -> Tensor:
     return t
 
 
+def rebuild(data: np.ndarray, requires_grad: bool, cls: type[Tensor] | None = None) -> Tensor:
+    """What a pickled tensor unpickles to: a leaf over `data` (its values, dtype and layout
+    as saved), requiring grad as the original did — torch pickles a non-leaf as a leaf too.
+    `cls` is a Tensor subclass to restore; a plain Tensor is not pickled by reference, since
+    its class is spelled `torch.Tensor`, which names real torch wherever that is installed."""
+    t = object.__new__(cls or Tensor)
+    init_tensor(t, data, dtypes.BY_NP[data.dtype])
+    t._requires_grad = requires_grad
+    return t
+
+
 def sizes(size: tuple[Any, ...]) -> tuple[int, ...]:
     """A factory's `*size` arguments as ints: `f(2, 3)`, `f((2, 3))`, `f([2, 3])`."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):

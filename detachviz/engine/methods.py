@@ -55,7 +55,9 @@ def _legacy_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:
 
 
 def _reduce_ex(self: Tensor, protocol: Any) -> Any:
-    return (factory.tensor, (self._data.tolist(),), None)
+    cls = type(self)
+    extra = () if cls is Tensor else (cls,)
+    return (factory.rebuild, (self._data, self._requires_grad, *extra))
 
 
 def _post_accumulate_hook(self: Tensor, hook: Callable[[Tensor], None]) -> RemovableHandle:

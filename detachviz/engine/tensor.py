@@ -101,6 +101,8 @@ class Tensor:
     """A torch-compatible tensor. `_data` is the numpy view of its values, `_storage` the
     array that owns the memory (shared by views, `detach()` and `.data`)."""
 
+    __module__ = "torch"  # as torch spells it: <class 'torch.Tensor'>
+
     __slots__ = (
         "_data",
         "_storage",
@@ -539,6 +541,8 @@ class Tensor:
     __str__ = __repr__
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
+        if self._grad_fn is not None:
+            raise RuntimeError(errors.DEEPCOPY_NON_LEAF)
         out = object.__new__(type(self))
         init_tensor(out, self._data.copy(), self._dtype)
         out._requires_grad = self._requires_grad
