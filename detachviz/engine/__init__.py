@@ -21,6 +21,7 @@ from detachviz.engine import (
     sampling,
 )
 from detachviz.engine.ops import (
+    activation,
     arith,
     compare,
     index,
@@ -37,6 +38,7 @@ from detachviz.engine.ops import (
 methods.install()
 
 __all__ = [
+    "activation",
     "arith",
     "autograd",
     "compare",

@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 from detachviz.nn import functional, init
-from detachviz.nn.activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from detachviz.nn.activation import (
+    ELU,
+    GELU,
+    Hardtanh,
+    LeakyReLU,
+    LogSoftmax,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+)
 from detachviz.nn.container import ModuleList, Sequential
 from detachviz.nn.dropout import Dropout
 from detachviz.nn.flatten import Flatten, Unflatten
@@ -26,7 +39,14 @@ __all__ = [
     "ModuleList",
     "NLLLoss",
     "Parameter",
+    "ELU",
+    "GELU",
+    "Hardtanh",
+    "LeakyReLU",
     "ReLU",
+    "ReLU6",
+    "SiLU",
+    "Softplus",
     "Sequential",
     "Sigmoid",
     "Softmax",

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from detachviz import torch as T
+from detachviz.engine.ops import activation as act
 from detachviz.engine.ops import loss as fused
 
 Tensor = Any  # annotation alias: the engine's Tensor, as the torch namespace exposes it
@@ -68,6 +69,55 @@ def sigmoid(input: Tensor) -> Tensor:
 
 def tanh(input: Tensor) -> Tensor:
     return T.tanh(input)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    if inplace:
+        return act.leaky_relu_(input, negative_slope)
+    return act.leaky_relu(input, negative_slope)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return act.leaky_relu_(input, negative_slope)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    return act.elu_(input, alpha) if inplace else act.elu(input, alpha)
+
+
+# NOTE: the builtins (softplus, elu_, hardtanh_) take torch's native integer defaults, which
+# their nodes' `_saved_*` show: F.softplus(x).grad_fn._saved_beta is 1, not 1.0
+def elu_(input: Tensor, alpha: float = 1) -> Tensor:
+    return act.elu_(input, alpha)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    return act.gelu(input, approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    return act.silu_(input) if inplace else act.silu(input)
+
+
+def softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor:
+    return act.softplus(input, beta, threshold)
+
+
+def hardtanh(
+    input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False
+) -> Tensor:
+    if inplace:
+        return act.hardtanh_(input, min_val, max_val)
+    return act.hardtanh(input, min_val, max_val)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1, max_val: float = 1) -> Tensor:
+    return act.hardtanh_(input, min_val, max_val)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    # torch's relu6 is hardtanh(0, 6): its node is HardtanhBackward0 with those bounds
+    return hardtanh(input, 0, 6, inplace)
 
 
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:

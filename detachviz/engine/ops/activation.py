@@ -1,0 +1,287 @@
+"""The activation functions of torch.nn.functional that are not Tensor methods: leaky_relu,
+elu, gelu, silu, softplus, hardtanh (relu6 is hardtanh(0, 6)), their in-place forms, and
+the erf op GELU's create_graph backward is written with. Rows, forwards and JVPs side by side.
+
+Each op has one derivative rule `_x_back(k, g, x, a)` -> the input gradient for the incoming
+gradient `g` (torch's `*_backward` kernel, same operation order), shared by the vjp (`k` NP
+or TT) and the JVP (`k` NP, `g` the tangent): every op here is elementwise, so its JVP is its
+backward applied to the tangent, as in torch's derivatives.yaml.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine.function import inplace, unary
+from detachviz.engine.node import RESULT, Saved, node_class
+from detachviz.engine.rules import NP
+from detachviz.engine.tensor import Tensor
+
+SQRT1_2 = math.sqrt(0.5)
+# d/dx Phi(x) = exp(-x^2/2) / sqrt(2 pi), and the tanh approximation's sqrt(2/pi)
+PDF_SCALE = 2 / math.sqrt(math.pi) * SQRT1_2 * 0.5
+TANH_BETA = math.sqrt(2.0) * (2 / math.sqrt(math.pi)) * 0.5
+TANH_KAPPA = 0.044715
+
+_erf_np = np.frompyfunc(math.erf, 1, 1)
+
+
+def erf_np(a: Any) -> Any:
+    """erf elementwise (numpy has none): evaluated in float64, cast to the input's dtype."""
+    return np.asarray(_erf_np(np.asarray(a, dtype=np.float64)), dtype=np.float64).astype(
+        a.dtype, copy=False
+    )
+
+
+def _is_np(k: Any) -> bool:
+    return k is NP
+
+
+def _tanh(k: Any, x: Any) -> Any:
+    return np.tanh(x) if _is_np(k) else x.tanh()
+
+
+def _erf(k: Any, x: Any) -> Any:
+    return erf_np(x) if _is_np(k) else erf(x)
+
+
+def _min(k: Any, x: Any, c: float) -> Any:
+    """min(x, c): keeps an exp of the branch np.where discards from overflowing."""
+    return np.minimum(x, c) if _is_np(k) else x.clamp(max=c)
+
+
+def _where(k: Any, mask: Any, yes: Any, no: Any) -> Any:
+    if _is_np(k):
+        return np.where(mask, yes, no)
+    return k.where0(mask, yes) + k.where0(~mask, no)
+
+
+# ------------------------------------------------------------------------------- erf
+
+ERF = node_class(
+    "ErfBackward0",
+    (lambda k, g, s, a: g * (2 / math.sqrt(math.pi)) * k.exp(-(s[0] * s[0])),),
+    saved=(Saved("self", 0, (0,)),),
+    jvp=(lambda t, p, o, a: t * (2 / math.sqrt(math.pi)) * np.exp(-(p[0] * p[0])),),
+)
+
+
+def erf(x: Tensor) -> Tensor:
+    return unary(ERF, erf_np, "erf", x)
+
+
+# ------------------------------------------------------------------------ leaky_relu
+
+
+def _leaky_back(k: Any, g: Any, x: Any, a: Any) -> Any:
+    return _where(k, k.data(x) > 0, g, g * a.negative_slope)
+
+
+LEAKY_RELU = node_class(
+    "LeakyReluBackward0",
+    (lambda k, g, s, a: _leaky_back(k, g, s[0], a),),
+    saved=(Saved("self", 0, (0,)),),
+    attrs=("negative_slope",),
+    jvp=(lambda t, p, o, a: _leaky_back(NP, t, p[0], a),),
+)
+# in place, torch saves the result (its sign is the input's for a positive slope)
+LEAKY_RELU_ = node_class(
+    "LeakyReluBackward1",
+    (lambda k, g, s, a: _leaky_back(k, g, s[0], a),),
+    saved=(Saved("result", RESULT, (0,)),),
+    attrs=("negative_slope",),
+    jvp=(lambda t, p, o, a: _leaky_back(NP, t, o, a),),
+)
+
+
+def _leaky_np(slope: float) -> Any:
+    return lambda a: np.where(a > 0, a, a * slope).astype(a.dtype, copy=False)
+
+
+def leaky_relu(x: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return unary(LEAKY_RELU, _leaky_np(negative_slope), "leaky_relu", x, (negative_slope,))
+
+
+def leaky_relu_(x: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return inplace(x, "leaky_relu_", LEAKY_RELU_, _leaky_np(negative_slope), (), (negative_slope,))
+
+
+# ------------------------------------------------------------------------------- elu
+
+
+def _elu_back(k: Any, g: Any, x: Any, a: Any) -> Any:
+    neg = (g * a.input_scale) * (a.alpha * a.scale) * k.exp(_min(k, x, 0.0) * a.input_scale)
+    return _where(k, k.data(x) > 0, g * a.scale, neg)
+
+
+def _elu_back_result(k: Any, g: Any, y: Any, a: Any) -> Any:
+    return _where(k, k.data(y) > 0, g * a.scale, (g * a.input_scale) * (y + a.alpha * a.scale))
+
+
+ELU_ATTRS = ("alpha", "scale", "input_scale")
+ELU = node_class(
+    "EluBackward0",
+    (lambda k, g, s, a: _elu_back(k, g, s[0], a),),
+    saved=(Saved("self", 0, (0,)),),
+    attrs=ELU_ATTRS,
+    jvp=(lambda t, p, o, a: _elu_back(NP, t, p[0], a),),
+)
+ELU_ = node_class(
+    "EluBackward1",
+    (lambda k, g, s, a: _elu_back_result(k, g, s[0], a),),
+    saved=(Saved("result", RESULT, (0,)),),
+    attrs=ELU_ATTRS,
+    jvp=(lambda t, p, o, a: _elu_back_result(NP, t, o, a),),
+)
+
+
+def _elu_np(alpha: float) -> Any:
+    def fn(a: Any) -> Any:
+        neg = alpha * np.expm1(np.minimum(a, 0))
+        return np.where(a > 0, a, neg).astype(a.dtype, copy=False)
+
+    return fn
+
+
+def elu(x: Tensor, alpha: float = 1.0) -> Tensor:
+    return unary(ELU, _elu_np(alpha), "elu", x, (alpha, 1, 1))
+
+
+def elu_(x: Tensor, alpha: float = 1.0) -> Tensor:
+    return inplace(x, "elu_", ELU_, _elu_np(alpha), (), (alpha, 1, 1))
+
+
+# ------------------------------------------------------------------------------ gelu
+
+
+def _gelu_back(k: Any, g: Any, x: Any, a: Any) -> Any:
+    if a.approximate == "tanh":
+        inner = TANH_BETA * (x + TANH_KAPPA * (x * x * x))
+        th = _tanh(k, inner)
+        left_d = 0.5 * (1 + th)
+        right_d = (0.5 * x) * (1 - th * th) * (TANH_BETA * (1 + 3 * TANH_KAPPA * (x * x)))
+        return g * (left_d + right_d)
+    cdf = 0.5 * (1 + _erf(k, x * SQRT1_2))
+    pdf = k.exp(-0.5 * (x * x)) * PDF_SCALE
+    return g * (cdf + x * pdf)
+
+
+GELU = node_class(
+    "GeluBackward0",
+    (lambda k, g, s, a: _gelu_back(k, g, s[0], a),),
+    saved=(Saved("self", 0, (0,)),),
+    attrs=("approximate",),
+    jvp=(lambda t, p, o, a: _gelu_back(NP, t, p[0], a),),
+)
+
+
+def _gelu_none_np(a: Any) -> Any:
+    x = np.asarray(a, dtype=np.float64)
+    return (x * 0.5 * (1 + erf_np(x * SQRT1_2))).astype(a.dtype, copy=False)
+
+
+def _gelu_tanh_np(a: Any) -> Any:
+    inner = TANH_BETA * (a + TANH_KAPPA * (a * a * a))
+    return (0.5 * a * (1 + np.tanh(inner))).astype(a.dtype, copy=False)
+
+
+def gelu(x: Tensor, approximate: str = "none") -> Tensor:
+    if approximate == "none":
+        fn = _gelu_none_np
+    elif approximate == "tanh":
+        fn = _gelu_tanh_np
+    else:
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return unary(GELU, fn, "gelu", x, (approximate,))
+
+
+# ------------------------------------------------------------------------------ silu
+
+
+def _sigmoid(k: Any, x: Any) -> Any:
+    return 1 / (1 + k.exp(-x))
+
+
+def _silu_back(k: Any, g: Any, x: Any, a: Any) -> Any:
+    sig = _sigmoid(k, x)
+    return g * sig * (1 + x * (1 - sig))
+
+
+SILU = node_class(
+    "SiluBackward0",
+    (lambda k, g, s, a: _silu_back(k, g, s[0], a),),
+    saved=(Saved("self", 0, (0,)),),
+    jvp=(lambda t, p, o, a: _silu_back(NP, t, p[0], a),),
+)
+
+
+def _silu_np(a: Any) -> Any:
+    with np.errstate(over="ignore"):
+        return (a / (1 + np.exp(-a))).astype(a.dtype, copy=False)
+
+
+def silu(x: Tensor) -> Tensor:
+    return unary(SILU, _silu_np, "silu", x)
+
+
+def silu_(x: Tensor) -> Tensor:
+    return inplace(x, "silu_", SILU, _silu_np)
+
+
+# -------------------------------------------------------------------------- softplus
+
+
+def _softplus_back(k: Any, g: Any, x: Any, a: Any) -> Any:
+    z = k.exp(_min(k, x * a.beta, a.threshold))
+    return _where(k, k.data(x) * a.beta > a.threshold, g, g * z / (z + 1))
+
+
+SOFTPLUS = node_class(
+    "SoftplusBackward0",
+    (lambda k, g, s, a: _softplus_back(k, g, s[0], a),),
+    saved=(Saved("self", 0, (0,)),),
+    attrs=("beta", "threshold"),
+    jvp=(lambda t, p, o, a: _softplus_back(NP, t, p[0], a),),
+)
+
+
+def softplus(x: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    def fn(a: Any) -> Any:
+        xb = a * beta
+        soft = np.log1p(np.exp(np.minimum(xb, threshold))) / beta
+        return np.where(xb > threshold, a, soft).astype(a.dtype, copy=False)
+
+    return unary(SOFTPLUS, fn, "softplus", x, (beta, threshold))
+
+
+# -------------------------------------------------------------------------- hardtanh
+
+
+def _hardtanh_back(k: Any, g: Any, x: Any, a: Any) -> Any:
+    xd = k.data(x)
+    return k.where0((xd > a.min_val) & (xd < a.max_val), g)
+
+
+HARDTANH = node_class(
+    "HardtanhBackward0",
+    (lambda k, g, s, a: _hardtanh_back(k, g, s[0], a),),
+    saved=(Saved("self", 0, (0,)),),
+    attrs=("min_val", "max_val"),
+    jvp=(lambda t, p, o, a: _hardtanh_back(NP, t, p[0], a),),
+)
+
+
+def _hardtanh_np(lo: float, hi: float) -> Any:
+    return lambda a: np.minimum(np.maximum(a, lo), hi).astype(a.dtype, copy=False)
+
+
+def hardtanh(x: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    return unary(HARDTANH, _hardtanh_np(min_val, max_val), "hardtanh", x, (min_val, max_val))
+
+
+def hardtanh_(x: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    fn = _hardtanh_np(min_val, max_val)
+    return inplace(x, "hardtanh_", HARDTANH, fn, (), (min_val, max_val))
