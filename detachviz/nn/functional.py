@@ -91,7 +91,7 @@ def elu_(input: Tensor, alpha: float = 1) -> Tensor:
     return act.elu_(input, alpha)
 
 
-def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
     return act.gelu(input, approximate)
 
 

@@ -212,3 +212,59 @@ MODULES = [
 def test_module_prints_as_in_torch(torch, T, i):
     assert str(MODULES[i](T.nn)) == str(MODULES[i](torch.nn))
     assert repr(MODULES[i](T.nn)) == repr(MODULES[i](torch.nn))
+
+
+EDGES = [float("nan"), float("inf"), -float("inf"), 0.0, 1e30, -1e30, -0.5, 0.7, 6.0]
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_nan_inf_and_huge_inputs_match_torch_without_warnings(torch, T, name, recwarn):
+    # torch's kernels test `x <= 0` (elu) and `x <= min || x >= max` (hardtanh): a nan input
+    # takes the other branch; overflow in a discarded branch must not warn
+    f = ALL[name]
+    a = np.array(EDGES, dtype=np.float32)
+
+    def both(t):
+        x = t.tensor(a, requires_grad=True)
+        y = f(t, x)
+        (g,) = t.autograd.grad(y.sum(), x)
+        return y.detach().numpy(), g.numpy()
+
+    theirs = both(torch)
+    recwarn.clear()
+    ours = both(T)
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    for d, r in zip(ours, theirs):
+        # +0.0 against -0.0 (exact GELU at -1e30) counts as equal
+        np.testing.assert_allclose(d, r, rtol=1e-6, atol=0, equal_nan=True)
+
+
+@pytest.mark.parametrize(
+    ("fn", "kernel"),
+    [
+        ("leaky_relu", "leaky_relu_cpu"),
+        ("elu", "elu_cpu"),
+        ("gelu", "GeluKernelImpl"),
+        ("silu", "silu_cpu"),
+        ("softplus", "softplus_cpu"),
+    ],
+)
+def test_integer_inputs_raise_torchs_error(torch, T, fn, kernel):
+    for t in (T, torch):
+        with pytest.raises(NotImplementedError) as e:
+            getattr(t.nn.functional, fn)(t.tensor([-2, 1, 3]))
+        assert str(e.value) == f"\"{kernel}\" not implemented for 'Long'"
+
+
+def test_integer_hardtanh_and_relu6_clamp_as_in_torch(torch, T):
+    for fn in ("hardtanh", "relu6"):
+        ours = getattr(T.nn.functional, fn)(T.tensor([-2, 1, 3, 9]))
+        theirs = getattr(torch.nn.functional, fn)(torch.tensor([-2, 1, 3, 9]))
+        assert ours.dtype == T.int64
+        assert ours.tolist() == theirs.tolist()
+
+
+def test_gelu_approximate_is_keyword_only(torch, T):
+    for t in (T, torch):
+        with pytest.raises(TypeError):
+            t.nn.functional.gelu(t.ones(2), "tanh")

@@ -1,7 +1,7 @@
 """The op families: one file per family (arith, unary, reduce, linalg, view, index, inplace,
-compare, join, loss, stats), each holding its backward-rule rows, forwards and JVP rules side
-by side. The package itself imports nothing: engine/__init__.py loads every family and then
-engine/methods.py installs the Tensor methods.
+compare, join, loss, stats, activation), each holding its backward-rule rows, forwards and
+JVP rules side by side. The package itself imports nothing: engine/__init__.py loads every
+family and then engine/methods.py installs the Tensor methods.
 
 Contributor recipe
 ==================

@@ -36,6 +36,25 @@ def erf_np(a: Any) -> Any:
     )
 
 
+def _quiet(fn: Any) -> Any:
+    """Run `fn` without numpy's floating-point warnings: torch's kernels never warn, and an
+    overflow in the branch np.where discards (or an inf input) is not the user's concern."""
+
+    def run(*args: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return fn(*args)
+
+    run.__name__ = fn.__name__
+    return run
+
+
+def _floating(x: Tensor, kernel: str) -> None:
+    if not x._dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{x._dtype.legacy.removesuffix('Tensor')}'"
+        )
+
+
 def _is_np(k: Any) -> bool:
     return k is NP
 
@@ -76,6 +95,7 @@ def erf(x: Tensor) -> Tensor:
 # ------------------------------------------------------------------------ leaky_relu
 
 
+@_quiet
 def _leaky_back(k: Any, g: Any, x: Any, a: Any) -> Any:
     return _where(k, k.data(x) > 0, g, g * a.negative_slope)
 
@@ -98,27 +118,32 @@ LEAKY_RELU_ = node_class(
 
 
 def _leaky_np(slope: float) -> Any:
-    return lambda a: np.where(a > 0, a, a * slope).astype(a.dtype, copy=False)
+    return _quiet(lambda a: np.where(a > 0, a, a * slope).astype(a.dtype, copy=False))
 
 
 def leaky_relu(x: Tensor, negative_slope: float = 0.01) -> Tensor:
+    _floating(x, "leaky_relu_cpu")
     return unary(LEAKY_RELU, _leaky_np(negative_slope), "leaky_relu", x, (negative_slope,))
 
 
 def leaky_relu_(x: Tensor, negative_slope: float = 0.01) -> Tensor:
+    _floating(x, "leaky_relu_cpu")
     return inplace(x, "leaky_relu_", LEAKY_RELU_, _leaky_np(negative_slope), (), (negative_slope,))
 
 
 # ------------------------------------------------------------------------------- elu
 
 
+@_quiet
 def _elu_back(k: Any, g: Any, x: Any, a: Any) -> Any:
     neg = (g * a.input_scale) * (a.alpha * a.scale) * k.exp(_min(k, x, 0.0) * a.input_scale)
-    return _where(k, k.data(x) > 0, g * a.scale, neg)
+    # torch tests `x <= 0`: a nan input takes the positive branch
+    return _where(k, ~(k.data(x) <= 0), g * a.scale, neg)
 
 
+@_quiet
 def _elu_back_result(k: Any, g: Any, y: Any, a: Any) -> Any:
-    return _where(k, k.data(y) > 0, g * a.scale, (g * a.input_scale) * (y + a.alpha * a.scale))
+    return _where(k, ~(k.data(y) <= 0), g * a.scale, (g * a.input_scale) * (y + a.alpha * a.scale))
 
 
 ELU_ATTRS = ("alpha", "scale", "input_scale")
@@ -139,6 +164,7 @@ ELU_ = node_class(
 
 
 def _elu_np(alpha: float) -> Any:
+    @_quiet
     def fn(a: Any) -> Any:
         neg = alpha * np.expm1(np.minimum(a, 0))
         return np.where(a > 0, a, neg).astype(a.dtype, copy=False)
@@ -147,16 +173,19 @@ def _elu_np(alpha: float) -> Any:
 
 
 def elu(x: Tensor, alpha: float = 1.0) -> Tensor:
+    _floating(x, "elu_cpu")
     return unary(ELU, _elu_np(alpha), "elu", x, (alpha, 1, 1))
 
 
 def elu_(x: Tensor, alpha: float = 1.0) -> Tensor:
+    _floating(x, "elu_cpu")
     return inplace(x, "elu_", ELU_, _elu_np(alpha), (), (alpha, 1, 1))
 
 
 # ------------------------------------------------------------------------------ gelu
 
 
+@_quiet
 def _gelu_back(k: Any, g: Any, x: Any, a: Any) -> Any:
     if a.approximate == "tanh":
         inner = TANH_BETA * (x + TANH_KAPPA * (x * x * x))
@@ -178,17 +207,20 @@ GELU = node_class(
 )
 
 
+@_quiet
 def _gelu_none_np(a: Any) -> Any:
     x = np.asarray(a, dtype=np.float64)
     return (x * 0.5 * (1 + erf_np(x * SQRT1_2))).astype(a.dtype, copy=False)
 
 
+@_quiet
 def _gelu_tanh_np(a: Any) -> Any:
     inner = TANH_BETA * (a + TANH_KAPPA * (a * a * a))
     return (0.5 * a * (1 + np.tanh(inner))).astype(a.dtype, copy=False)
 
 
 def gelu(x: Tensor, approximate: str = "none") -> Tensor:
+    _floating(x, "GeluKernelImpl")
     if approximate == "none":
         fn = _gelu_none_np
     elif approximate == "tanh":
@@ -205,6 +237,7 @@ def _sigmoid(k: Any, x: Any) -> Any:
     return 1 / (1 + k.exp(-x))
 
 
+@_quiet
 def _silu_back(k: Any, g: Any, x: Any, a: Any) -> Any:
     sig = _sigmoid(k, x)
     return g * sig * (1 + x * (1 - sig))
@@ -218,22 +251,25 @@ SILU = node_class(
 )
 
 
+@_quiet
 def _silu_np(a: Any) -> Any:
-    with np.errstate(over="ignore"):
-        return (a / (1 + np.exp(-a))).astype(a.dtype, copy=False)
+    return (a / (1 + np.exp(-a))).astype(a.dtype, copy=False)
 
 
 def silu(x: Tensor) -> Tensor:
+    _floating(x, "silu_cpu")
     return unary(SILU, _silu_np, "silu", x)
 
 
 def silu_(x: Tensor) -> Tensor:
+    _floating(x, "silu_cpu")
     return inplace(x, "silu_", SILU, _silu_np)
 
 
 # -------------------------------------------------------------------------- softplus
 
 
+@_quiet
 def _softplus_back(k: Any, g: Any, x: Any, a: Any) -> Any:
     z = k.exp(_min(k, x * a.beta, a.threshold))
     return _where(k, k.data(x) * a.beta > a.threshold, g, g * z / (z + 1))
@@ -249,6 +285,9 @@ SOFTPLUS = node_class(
 
 
 def softplus(x: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    _floating(x, "softplus_cpu")
+
+    @_quiet
     def fn(a: Any) -> Any:
         xb = a * beta
         soft = np.log1p(np.exp(np.minimum(xb, threshold))) / beta
@@ -261,8 +300,8 @@ def softplus(x: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
 
 
 def _hardtanh_back(k: Any, g: Any, x: Any, a: Any) -> Any:
-    xd = k.data(x)
-    return k.where0((xd > a.min_val) & (xd < a.max_val), g)
+    xd = k.data(x)  # torch zeroes where `x <= min || x >= max`: a nan input passes g on
+    return k.where0(~((xd <= a.min_val) | (xd >= a.max_val)), g)
 
 
 HARDTANH = node_class(
