@@ -41,6 +41,16 @@ b = torch.ones(2, 2, requires_grad=True)
 out = ((a * b).exp() + a.log() - b / 2).sum()
 params = {"a": a, "b": b}
 """,
+    "activation_family": """
+torch.manual_seed(0)
+nn = torch.nn
+model = nn.Sequential(nn.Linear(4, 4), nn.GELU(), nn.Linear(4, 4), nn.LeakyReLU(0.1),
+                      nn.Linear(4, 4), nn.ELU(inplace=True), nn.Linear(4, 2), nn.ReLU6())
+h = model(torch.ones(2, 4))
+F = nn.functional
+out = (F.softplus(h) + F.hardtanh(F.silu(h))).sum()
+params = dict(model.named_parameters())
+""",
 }
 
 LABEL = re.compile(r'^\s*(\d+) \[label=(?:"([^"]*)"|(\S+?))[ \]]', re.M)
