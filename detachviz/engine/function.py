@@ -33,7 +33,13 @@ from detachviz.engine.node import (
     new_node,
     next_seq,
 )
-from detachviz.engine.promote import PY_SCALARS, broadcast_error, operands
+from detachviz.engine.promote import (
+    PY_SCALARS,
+    OperandTypeError,
+    as_scalar,
+    broadcast_error,
+    operands,
+)
 from detachviz.engine.tensor import (
     AS_STRIDED,
     BY_NP,
@@ -324,8 +330,7 @@ def binary(
             raise broadcast_error(x._data.shape, y._data.shape) from None
         yrg = y._requires_grad
     else:
-        if isinstance(y, np.generic):
-            y = y.item()
+        y = as_scalar(y)
         ty = type(y)
         if (ty is float and xdt.is_floating_point) or (
             ty is int and xdt is not dtypes.bool_ and (not floating or xdt.is_floating_point)
@@ -360,11 +365,18 @@ def binary(
 def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()) -> Any:
     """The hot path of a broadcasting binary op (tensor-tensor of one dtype, or a float
     tensor and a python float) with everything bound locally; other cases go to `binary`.
-    Same semantics as `binary`, only fewer lookups."""
+    Same semantics as `binary`, only fewer lookups; as a Python operator it answers
+    NotImplemented to an operand that is no tensor or number (see `promote.OperandTypeError`)."""
     st = state
     tr = trace
     new = _new
     T_ = Tensor
+
+    def slow(x: Any, y: Any) -> Any:
+        try:
+            return binary(cls, fn, name, x, y, attrs)
+        except OperandTypeError:
+            return NotImplemented
 
     def op(x: Any, y: Any) -> Tensor:
         ins: tuple[Any, ...]
@@ -380,14 +392,14 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
                     yrg = y._requires_grad
                     ins = (x, y)
                 else:
-                    return binary(cls, fn, name, x, y, attrs)
+                    return slow(x, y)  # type: ignore[no-any-return]
             elif yc is float and x._dtype.is_floating_point:
                 xdt = x._dtype
                 data = fn(x._data, y)
                 yrg = False
                 ins = (x,)
             else:
-                return binary(cls, fn, name, x, y, attrs)
+                return slow(x, y)  # type: ignore[no-any-return]
             if data.__class__ is not _ndarray:
                 data = np.asarray(data)
             out = new(T_)
@@ -411,7 +423,7 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
             if tr.RECORDER is not None:
                 tr.RECORDER.record(name, ins, (out,))
             return out
-        return binary(cls, fn, name, x, y, attrs)
+        return slow(x, y)  # type: ignore[no-any-return]
 
     op.__name__ = name
     return op

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from detachviz.engine import autograd, errors, factory, sampling, state
 from detachviz.engine import dtype as dtypes
 from detachviz.engine.node import Node, RemovableHandle
@@ -30,6 +32,7 @@ from detachviz.engine.ops import (
     unary,
     view,
 )
+from detachviz.engine.promote import OperandTypeError
 from detachviz.engine.tensor import Tensor, saved_value
 
 
@@ -88,40 +91,76 @@ def _cast(dt: dtypes.dtype) -> Callable[..., Tensor]:
     return cast
 
 
-# Python operators (the fast paths first: a + b on tensors is the engine's hottest call)
+def _operator(fn: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any], Any]:
+    """A binary op as a Python operator: NotImplemented for an operand that is no tensor or
+    number, so Python tries the other operand's reflected operator (torch's operators turn
+    their argument parser's TypeError into NotImplemented the same way). With an ndarray on
+    the right, numpy then computes (`_array_wrap` makes its result a tensor); on the left,
+    numpy defers to `__array_priority__`, and `ndarray * tensor` is a TypeError, as in torch."""
+
+    def op(x: Tensor, y: Any) -> Any:
+        try:
+            return fn(x, y)
+        except OperandTypeError:
+            return NotImplemented
+
+    op.__name__ = getattr(fn, "__name__", "op")
+    return op
+
+
+def _eq(x: Tensor, y: Any) -> Any:
+    # torch's one exception: `==` takes an ndarray itself, as a tensor sharing its memory
+    # (pytorch#122249), so `t == a` and `a == t` compare elementwise, while `t != a` falls
+    # back to Python's identity test
+    return compare.eq(x, factory.from_numpy(y) if isinstance(y, np.ndarray) else y)
+
+
+def _array_wrap(
+    self: Tensor, array: np.ndarray, context: Any = None, return_scalar: bool = False
+) -> Tensor:
+    """numpy's result of a ufunc over this tensor (`np.exp(t)`, `t * ndarray`), as a new
+    tensor without history; bool results come back as uint8, as torch's do."""
+    if array.dtype == np.bool_:
+        array = array.astype(np.uint8)
+    return factory.from_numpy(np.asarray(array))
+
+
+# Python operators (the fast paths first: a + b on tensors is the engine's hottest call; the
+# fast paths answer NotImplemented themselves, like `_operator`)
 OPERATORS: dict[str, Any] = {
     "__add__": arith.add_fast,
-    "__radd__": arith.radd,
-    "__iadd__": lambda x, y: inplace.add_(x, y),
+    "__radd__": _operator(arith.radd),
+    "__iadd__": _operator(lambda x, y: inplace.add_(x, y)),
     "__sub__": arith.sub_fast,
-    "__rsub__": arith.rsub,
-    "__isub__": lambda x, y: inplace.sub_(x, y),
+    "__rsub__": _operator(arith.rsub),
+    "__isub__": _operator(lambda x, y: inplace.sub_(x, y)),
     "__mul__": arith.mul_fast,
-    "__rmul__": arith.rmul,
-    "__imul__": lambda x, y: inplace.mul_(x, y),
+    "__rmul__": _operator(arith.rmul),
+    "__imul__": _operator(lambda x, y: inplace.mul_(x, y)),
     "__truediv__": arith.div_fast,
-    "__rtruediv__": arith.rdiv,
-    "__itruediv__": lambda x, y: inplace.div_(x, y),
-    "__pow__": arith.pow,
-    "__rpow__": arith.rpow,
-    "__ipow__": inplace.pow_,
-    "__matmul__": linalg.matmul,
-    "__rmatmul__": linalg.rmatmul,
+    "__rtruediv__": _operator(arith.rdiv),
+    "__itruediv__": _operator(lambda x, y: inplace.div_(x, y)),
+    "__pow__": _operator(arith.pow),
+    "__rpow__": _operator(arith.rpow),
+    "__ipow__": _operator(inplace.pow_),
+    "__matmul__": _operator(linalg.matmul),
+    "__rmatmul__": _operator(linalg.rmatmul),
     "__neg__": arith.neg,
     "__pos__": lambda x: x,
     "__abs__": unary.abs,
-    "__eq__": compare.eq,
-    "__ne__": compare.ne,
-    "__lt__": compare.lt,
-    "__le__": compare.le,
-    "__gt__": compare.gt,
-    "__ge__": compare.ge,
-    "__and__": compare.bitwise_and,
-    "__or__": compare.bitwise_or,
-    "__xor__": compare.bitwise_xor,
+    "__eq__": _operator(_eq),
+    "__ne__": _operator(compare.ne),
+    "__lt__": _operator(compare.lt),
+    "__le__": _operator(compare.le),
+    "__gt__": _operator(compare.gt),
+    "__ge__": _operator(compare.ge),
+    "__and__": _operator(compare.bitwise_and),
+    "__or__": _operator(compare.bitwise_or),
+    "__xor__": _operator(compare.bitwise_xor),
     "__invert__": compare.invert,
-    "__floordiv__": compare.floordiv,
-    "__mod__": compare.mod,
+    "__floordiv__": _operator(compare.floordiv),
+    "__mod__": _operator(compare.mod),
+    "__array_wrap__": _array_wrap,
     "__getitem__": index.getitem,
     "__setitem__": index.setitem,
     "__reduce_ex__": _reduce_ex,

@@ -197,8 +197,9 @@ def _trunc_div(a: Any, b: Any) -> Any:
 def rdiv(x: Tensor, y: Any) -> Tensor:
     if isinstance(y, Tensor):
         return div(y, x)
-    # NOTE: torch computes `2 / x` as reciprocal(x) * 2 (MulBackward0 over ReciprocalBackward0)
-    return mul(reciprocal(x), y)
+    # NOTE: torch computes `2 / x` as reciprocal(x) * 2 (MulBackward0 over ReciprocalBackward0),
+    # with the `*` operator, so `ndarray / x` multiplies in numpy (`Tensor.__array_wrap__`)
+    return reciprocal(x) * y  # type: ignore[no-any-return]
 
 
 def reciprocal(x: Tensor) -> Tensor:
