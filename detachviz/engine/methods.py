@@ -19,6 +19,7 @@ import numpy as np
 
 from detachviz.engine import autograd, errors, factory, sampling, state
 from detachviz.engine import dtype as dtypes
+from detachviz.engine.function import operator_form
 from detachviz.engine.node import Node, RemovableHandle
 from detachviz.engine.ops import (
     arith,
@@ -32,7 +33,6 @@ from detachviz.engine.ops import (
     unary,
     view,
 )
-from detachviz.engine.promote import OperandTypeError
 from detachviz.engine.tensor import Tensor, saved_value
 
 
@@ -91,23 +91,6 @@ def _cast(dt: dtypes.dtype) -> Callable[..., Tensor]:
     return cast
 
 
-def _operator(fn: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any], Any]:
-    """A binary op as a Python operator: NotImplemented for an operand that is no tensor or
-    number, so Python tries the other operand's reflected operator (torch's operators turn
-    their argument parser's TypeError into NotImplemented the same way). With an ndarray on
-    the right, numpy then computes (`_array_wrap` makes its result a tensor); on the left,
-    numpy defers to `__array_priority__`, and `ndarray * tensor` is a TypeError, as in torch."""
-
-    def op(x: Tensor, y: Any) -> Any:
-        try:
-            return fn(x, y)
-        except OperandTypeError:
-            return NotImplemented
-
-    op.__name__ = getattr(fn, "__name__", "op")
-    return op
-
-
 def _eq(x: Tensor, y: Any) -> Any:
     # torch's one exception: `==` takes an ndarray itself, as a tensor sharing its memory
     # (pytorch#122249), so `t == a` and `a == t` compare elementwise, while `t != a` falls
@@ -126,40 +109,40 @@ def _array_wrap(
 
 
 # Python operators (the fast paths first: a + b on tensors is the engine's hottest call; the
-# fast paths answer NotImplemented themselves, like `_operator`)
+# fast paths answer NotImplemented themselves, like `operator_form`)
 OPERATORS: dict[str, Any] = {
     "__add__": arith.add_fast,
-    "__radd__": _operator(arith.radd),
-    "__iadd__": _operator(lambda x, y: inplace.add_(x, y)),
+    "__radd__": operator_form(arith.radd),
+    "__iadd__": operator_form(lambda x, y: inplace.add_(x, y)),
     "__sub__": arith.sub_fast,
-    "__rsub__": _operator(arith.rsub),
-    "__isub__": _operator(lambda x, y: inplace.sub_(x, y)),
+    "__rsub__": operator_form(arith.rsub),
+    "__isub__": operator_form(lambda x, y: inplace.sub_(x, y)),
     "__mul__": arith.mul_fast,
-    "__rmul__": _operator(arith.rmul),
-    "__imul__": _operator(lambda x, y: inplace.mul_(x, y)),
+    "__rmul__": operator_form(arith.rmul),
+    "__imul__": operator_form(lambda x, y: inplace.mul_(x, y)),
     "__truediv__": arith.div_fast,
-    "__rtruediv__": _operator(arith.rdiv),
-    "__itruediv__": _operator(lambda x, y: inplace.div_(x, y)),
-    "__pow__": _operator(arith.pow),
-    "__rpow__": _operator(arith.rpow),
-    "__ipow__": _operator(inplace.pow_),
-    "__matmul__": _operator(linalg.matmul),
-    "__rmatmul__": _operator(linalg.rmatmul),
+    "__rtruediv__": operator_form(arith.rdiv),
+    "__itruediv__": operator_form(lambda x, y: inplace.div_(x, y)),
+    "__pow__": operator_form(arith.pow),
+    "__rpow__": operator_form(arith.rpow),
+    "__ipow__": operator_form(inplace.pow_),
+    "__matmul__": operator_form(linalg.matmul),
+    "__rmatmul__": operator_form(linalg.rmatmul),
     "__neg__": arith.neg,
     "__pos__": lambda x: x,
     "__abs__": unary.abs,
-    "__eq__": _operator(_eq),
-    "__ne__": _operator(compare.ne),
-    "__lt__": _operator(compare.lt),
-    "__le__": _operator(compare.le),
-    "__gt__": _operator(compare.gt),
-    "__ge__": _operator(compare.ge),
-    "__and__": _operator(compare.bitwise_and),
-    "__or__": _operator(compare.bitwise_or),
-    "__xor__": _operator(compare.bitwise_xor),
+    "__eq__": operator_form(_eq),
+    "__ne__": operator_form(compare.ne),
+    "__lt__": operator_form(compare.lt),
+    "__le__": operator_form(compare.le),
+    "__gt__": operator_form(compare.gt),
+    "__ge__": operator_form(compare.ge),
+    "__and__": operator_form(compare.bitwise_and),
+    "__or__": operator_form(compare.bitwise_or),
+    "__xor__": operator_form(compare.bitwise_xor),
     "__invert__": compare.invert,
-    "__floordiv__": _operator(compare.floordiv),
-    "__mod__": _operator(compare.mod),
+    "__floordiv__": operator_form(compare.floordiv),
+    "__mod__": operator_form(compare.mod),
     "__array_wrap__": _array_wrap,
     "__getitem__": index.getitem,
     "__setitem__": index.setitem,

@@ -15,6 +15,7 @@ from detachviz.engine.function import (
     binary,
     fast_binary,
     float_unary,
+    operator_form,
     scalar_op,
     unary,
 )
@@ -176,7 +177,7 @@ def div_fast(x: Any, y: Any) -> Tensor:
     # NOTE: integer true division promotes to float32: leave that to the general path
     if x.__class__ is Tensor and x._dtype.is_floating_point:
         return _div_fast_any(x, y)
-    return div(x, y)
+    return _div_operator(x, y)  # type: ignore[no-any-return]
 
 
 def rmul(x: Tensor, y: Any) -> Tensor:
@@ -192,6 +193,9 @@ def div(x: Tensor, y: Any, *, rounding_mode: str | None = None) -> Tensor:
 
 def _trunc_div(a: Any, b: Any) -> Any:
     return np.trunc(np.true_divide(a, b)).astype(np.result_type(a, b))
+
+
+_div_operator = operator_form(div)
 
 
 def rdiv(x: Tensor, y: Any) -> Tensor:
