@@ -17,6 +17,7 @@ in tests/engine/test_fast_paths.py keep them in step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,13 @@ from detachviz.engine.node import (
     new_node,
     next_seq,
 )
-from detachviz.engine.promote import PY_SCALARS, broadcast_error, operands
+from detachviz.engine.promote import (
+    PY_SCALARS,
+    OperandTypeError,
+    as_scalar,
+    broadcast_error,
+    operands,
+)
 from detachviz.engine.tensor import (
     AS_STRIDED,
     BY_NP,
@@ -324,8 +331,7 @@ def binary(
             raise broadcast_error(x._data.shape, y._data.shape) from None
         yrg = y._requires_grad
     else:
-        if isinstance(y, np.generic):
-            y = y.item()
+        y = as_scalar(y)
         ty = type(y)
         if (ty is float and xdt.is_floating_point) or (
             ty is int and xdt is not dtypes.bool_ and (not floating or xdt.is_floating_point)
@@ -357,10 +363,29 @@ def binary(
 # --------------------------------------------------------------------------------------------
 # forward functions
 # --------------------------------------------------------------------------------------------
+def operator_form(fn: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any], Any]:
+    """A binary op as a Python operator: NotImplemented for an operand that is no tensor or
+    number (`promote.OperandTypeError`), so Python tries the other operand's reflected
+    operator, as torch's operators turn their argument parser's TypeError into NotImplemented.
+    With an ndarray on the right numpy then computes (`Tensor.__array_wrap__` makes its result
+    a tensor); on the left numpy defers to `__array_priority__`, so `ndarray * tensor` is a
+    TypeError, as in torch."""
+
+    def op(x: Tensor, y: Any) -> Any:
+        try:
+            return fn(x, y)
+        except OperandTypeError:
+            return NotImplemented
+
+    op.__name__ = getattr(fn, "__name__", "op")
+    return op
+
+
 def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()) -> Any:
     """The hot path of a broadcasting binary op (tensor-tensor of one dtype, or a float
     tensor and a python float) with everything bound locally; other cases go to `binary`.
-    Same semantics as `binary`, only fewer lookups."""
+    Same semantics as `binary`, only fewer lookups; as a Python operator it answers
+    NotImplemented to an operand that is no tensor or number (`operator_form`)."""
     st = state
     tr = trace
     new = _new
@@ -368,6 +393,7 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
 
     def op(x: Any, y: Any) -> Tensor:
         ins: tuple[Any, ...]
+        data = None
         if x.__class__ is T_:
             yc = y.__class__
             if yc is T_:
@@ -379,15 +405,12 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
                         raise broadcast_error(x._data.shape, y._data.shape) from None
                     yrg = y._requires_grad
                     ins = (x, y)
-                else:
-                    return binary(cls, fn, name, x, y, attrs)
             elif yc is float and x._dtype.is_floating_point:
                 xdt = x._dtype
                 data = fn(x._data, y)
                 yrg = False
                 ins = (x,)
-            else:
-                return binary(cls, fn, name, x, y, attrs)
+        if data is not None:
             if data.__class__ is not _ndarray:
                 data = np.asarray(data)
             out = new(T_)
@@ -411,7 +434,10 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
             if tr.RECORDER is not None:
                 tr.RECORDER.record(name, ins, (out,))
             return out
-        return binary(cls, fn, name, x, y, attrs)
+        try:
+            return binary(cls, fn, name, x, y, attrs)
+        except OperandTypeError:
+            return NotImplemented  # type: ignore[no-any-return]
 
     op.__name__ = name
     return op

@@ -15,8 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from detachviz.engine import autograd, errors, factory, sampling, state
 from detachviz.engine import dtype as dtypes
+from detachviz.engine.function import operator_form
 from detachviz.engine.node import Node, RemovableHandle
 from detachviz.engine.ops import (
     arith,
@@ -88,40 +91,59 @@ def _cast(dt: dtypes.dtype) -> Callable[..., Tensor]:
     return cast
 
 
-# Python operators (the fast paths first: a + b on tensors is the engine's hottest call)
+def _eq(x: Tensor, y: Any) -> Any:
+    # torch's one exception: `==` takes an ndarray itself, as a tensor sharing its memory
+    # (pytorch#122249), so `t == a` and `a == t` compare elementwise, while `t != a` falls
+    # back to Python's identity test
+    return compare.eq(x, factory.from_numpy(y) if isinstance(y, np.ndarray) else y)
+
+
+def _array_wrap(
+    self: Tensor, array: np.ndarray, context: Any = None, return_scalar: bool = False
+) -> Tensor:
+    """numpy's result of a ufunc over this tensor (`np.exp(t)`, `t * ndarray`), as a new
+    tensor without history; bool results come back as uint8, as torch's do."""
+    if array.dtype == np.bool_:
+        array = array.astype(np.uint8)
+    return factory.from_numpy(np.asarray(array))
+
+
+# Python operators (the fast paths first: a + b on tensors is the engine's hottest call; the
+# fast paths answer NotImplemented themselves, like `operator_form`)
 OPERATORS: dict[str, Any] = {
     "__add__": arith.add_fast,
-    "__radd__": arith.radd,
-    "__iadd__": lambda x, y: inplace.add_(x, y),
+    "__radd__": operator_form(arith.radd),
+    "__iadd__": operator_form(lambda x, y: inplace.add_(x, y)),
     "__sub__": arith.sub_fast,
-    "__rsub__": arith.rsub,
-    "__isub__": lambda x, y: inplace.sub_(x, y),
+    "__rsub__": operator_form(arith.rsub),
+    "__isub__": operator_form(lambda x, y: inplace.sub_(x, y)),
     "__mul__": arith.mul_fast,
-    "__rmul__": arith.rmul,
-    "__imul__": lambda x, y: inplace.mul_(x, y),
+    "__rmul__": operator_form(arith.rmul),
+    "__imul__": operator_form(lambda x, y: inplace.mul_(x, y)),
     "__truediv__": arith.div_fast,
-    "__rtruediv__": arith.rdiv,
-    "__itruediv__": lambda x, y: inplace.div_(x, y),
-    "__pow__": arith.pow,
-    "__rpow__": arith.rpow,
-    "__ipow__": inplace.pow_,
-    "__matmul__": linalg.matmul,
-    "__rmatmul__": linalg.rmatmul,
+    "__rtruediv__": operator_form(arith.rdiv),
+    "__itruediv__": operator_form(lambda x, y: inplace.div_(x, y)),
+    "__pow__": operator_form(arith.pow),
+    "__rpow__": operator_form(arith.rpow),
+    "__ipow__": operator_form(inplace.pow_),
+    "__matmul__": operator_form(linalg.matmul),
+    "__rmatmul__": operator_form(linalg.rmatmul),
     "__neg__": arith.neg,
     "__pos__": lambda x: x,
     "__abs__": unary.abs,
-    "__eq__": compare.eq,
-    "__ne__": compare.ne,
-    "__lt__": compare.lt,
-    "__le__": compare.le,
-    "__gt__": compare.gt,
-    "__ge__": compare.ge,
-    "__and__": compare.bitwise_and,
-    "__or__": compare.bitwise_or,
-    "__xor__": compare.bitwise_xor,
+    "__eq__": operator_form(_eq),
+    "__ne__": operator_form(compare.ne),
+    "__lt__": operator_form(compare.lt),
+    "__le__": operator_form(compare.le),
+    "__gt__": operator_form(compare.gt),
+    "__ge__": operator_form(compare.ge),
+    "__and__": operator_form(compare.bitwise_and),
+    "__or__": operator_form(compare.bitwise_or),
+    "__xor__": operator_form(compare.bitwise_xor),
     "__invert__": compare.invert,
-    "__floordiv__": compare.floordiv,
-    "__mod__": compare.mod,
+    "__floordiv__": operator_form(compare.floordiv),
+    "__mod__": operator_form(compare.mod),
+    "__array_wrap__": _array_wrap,
     "__getitem__": index.getitem,
     "__setitem__": index.setitem,
     "__reduce_ex__": _reduce_ex,

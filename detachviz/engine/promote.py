@@ -61,10 +61,30 @@ def result_type(*operands: Any) -> dtypes.dtype:
     return out
 
 
+class OperandTypeError(TypeError):
+    """An operand that is neither a tensor nor a number (a numpy array, a list, None). Tensor's
+    Python operators answer NotImplemented to it, as torch's do (its argument parser's
+    TypeError becomes NotImplemented), so Python asks the other operand: an ndarray then
+    computes with numpy on `Tensor.__array__` and wraps the result with `__array_wrap__`."""
+
+
 def as_scalar(v: Any) -> Any:
+    """A number operand as torch parses it: a python number as is, a numpy integer as an int,
+    any other numpy scalar (bool_ and complex too) as a float: all weak, like python numbers."""
+    c = v.__class__
+    if c is float or c is int or c is bool:
+        return v
     if isinstance(v, np.generic):
-        return v.item()
-    return v
+        if isinstance(v, np.integer):
+            return int(v)
+        return float(v.real) if isinstance(v, np.complexfloating) else float(v)
+    if isinstance(v, PY_SCALARS):
+        return v
+    raise OperandTypeError(
+        f"argument 'other' must be Tensor, not {type(v).__module__}.{type(v).__name__}"
+        if type(v).__module__ != "builtins"
+        else f"argument 'other' must be Tensor, not {type(v).__name__}"
+    )
 
 
 def operands(x: Tensor, y: Any, floating: bool = False) -> tuple[Any, Any, dtypes.dtype]:
@@ -77,8 +97,6 @@ def operands(x: Tensor, y: Any, floating: bool = False) -> tuple[Any, Any, dtype
         yd = y._data if y._dtype is dt else y._data.astype(dt.np)
         return xd, yd, dt
     y = as_scalar(y)
-    if not isinstance(y, PY_SCALARS):
-        raise TypeError(f"unsupported operand type: {type(y).__name__}")
     dt = result_type(x, y)
     if floating and not dt.is_floating_point:
         dt = state.default_dtype

@@ -15,6 +15,7 @@ from detachviz.engine.function import (
     binary,
     fast_binary,
     float_unary,
+    operator_form,
     scalar_op,
     unary,
 )
@@ -176,7 +177,7 @@ def div_fast(x: Any, y: Any) -> Tensor:
     # NOTE: integer true division promotes to float32: leave that to the general path
     if x.__class__ is Tensor and x._dtype.is_floating_point:
         return _div_fast_any(x, y)
-    return div(x, y)
+    return _div_operator(x, y)  # type: ignore[no-any-return]
 
 
 def rmul(x: Tensor, y: Any) -> Tensor:
@@ -194,11 +195,15 @@ def _trunc_div(a: Any, b: Any) -> Any:
     return np.trunc(np.true_divide(a, b)).astype(np.result_type(a, b))
 
 
+_div_operator = operator_form(div)
+
+
 def rdiv(x: Tensor, y: Any) -> Tensor:
     if isinstance(y, Tensor):
         return div(y, x)
-    # NOTE: torch computes `2 / x` as reciprocal(x) * 2 (MulBackward0 over ReciprocalBackward0)
-    return mul(reciprocal(x), y)
+    # NOTE: torch computes `2 / x` as reciprocal(x) * 2 (MulBackward0 over ReciprocalBackward0),
+    # with the `*` operator, so `ndarray / x` multiplies in numpy (`Tensor.__array_wrap__`)
+    return reciprocal(x) * y  # type: ignore[no-any-return]
 
 
 def reciprocal(x: Tensor) -> Tensor:
