@@ -226,7 +226,7 @@ def _run(script: str, args: tuple[str, ...]) -> int:
     show_default=True,
     help=f"{drawing.rankdirs_help()}.",
 )
-@click.option("--legend", is_flag=True, help="Add a legend of node kinds and cut edges.")
+@click.option("--legend", is_flag=True, help="Add a legend of what the drawing contains.")
 @click.option("--show-saved", is_flag=True, help="Draw tensors saved for backward.")
 @click.option("--show-attrs", is_flag=True, help="Show saved non-tensor attributes.")
 @click.option("--expand", is_flag=True, help="Draw repeated chains in full (no collapsing).")

@@ -45,7 +45,7 @@ class DetachvizMagics(Magics):
         choices=RANKDIR_NAMES,
         help="Direction.",
     )
-    @argument("--legend", action="store_true", help="Add a legend of node kinds and cuts.")
+    @argument("--legend", action="store_true", help="Add a legend of what the drawing contains.")
     @argument("--show-saved", action="store_true", help="Draw tensors saved for backward.")
     @argument("--show-attrs", action="store_true", help="Show saved non-tensor attributes.")
     @argument("--expand", action="store_true", help="Draw repeated chains in full.")

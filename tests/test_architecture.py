@@ -102,7 +102,7 @@ def test_theme_spells_every_cut_and_write_as_the_vocabulary_does():
     from detachviz.render import theme
 
     assert theme.CUT_TEXT == {c.name: c.label for c in vocab.CUTS}
-    assert set(theme.NODE_STYLE) == set(vocab.KINDS)
+    assert set(theme.NODE_STYLE) == set(vocab.KINDS) == set(theme.LEGEND_KIND_TEXT)
     assert theme.WRITE_TEXT == {w.name: w.label for w in vocab.WRITES}
 
 

@@ -120,31 +120,58 @@ def _without_saved(graph: Graph) -> Graph:
     return Graph(nodes, edges, list(graph.roots), graph.error)
 
 
-def _add_legend(dot: Digraph, with_failure: bool) -> None:
-    """A small cluster that is itself a graph in the drawing's style: it explains itself."""
+def legend_entries(drawn: Collapsed) -> list[str]:
+    """What the legend lists for a drawing: the entries its picture contains, in the
+    vocabulary's order (node kinds, cut mechanisms, writes), then `collapsed` when a run was
+    drawn once and `failure` when the script failed. An entry is a kind, `cut:<name>`,
+    `write:<name>`, `collapsed` or `failure`."""
+    graph = drawn.graph
+    kinds = {n.kind for n in graph.nodes}
+    cuts = {e.cut for e in graph.edges if e.cut is not None and e.write is None}
+    writes = {e.write for e in graph.edges if e.write is not None}
+    entries = [k for k in vocab.KINDS if k in kinds]
+    entries += [f"cut:{c}" for c in vocab.CUT_NAMES if c in cuts]
+    entries += [f"write:{w}" for w in vocab.WRITE_NAMES if w in writes]
+    if any(run > 1 for run in drawn.runs.values()):
+        entries.append("collapsed")
+    if graph.error is not None:
+        entries.append("failure")
+    return entries
+
+
+def _add_legend(dot: Digraph, entries: list[str]) -> None:
+    """A small cluster that is itself a graph in the drawing's style: one sample per entry
+    (a box, or a labelled arrow between two dots), kept in order by invisible edges."""
     p = LEGEND_PREFIX
     with dot.subgraph(name="cluster_legend", graph_attr=theme.LEGEND_GRAPH_ATTR) as lg:
-        samples = [
-            (vocab.LEAF, "leaf tensor\n (requires grad)"),
-            (vocab.SAVED, "saved tensor"),
-            (vocab.UNTRACKED, "untracked op\n(no gradient)"),
-            (vocab.FUNCTION, "backward function"),
-            (vocab.OUTPUT, "output"),
-        ]
-        for kind, text in samples:
-            lg.node(p + kind, label(text), **theme.NODE_STYLE[kind])
-        lg.edge(p + "leaf", p + "function", **theme.EDGE_STYLE["gradient"])
-        lg.edge(p + "saved", p + "function", **theme.EDGE_STYLE["saved"])
-        lg.edge(
-            p + "untracked",
-            p + "function",
-            label=label(theme.CUT_PREFIX + "detach()\nline N"),
-            **theme.EDGE_STYLE["cut"],
-        )
-        lg.edge(p + "function", p + "output", **theme.EDGE_STYLE["gradient"])
-        if with_failure:
-            lg.node(p + "failure", label("script failed here"), **theme.FAILURE_STYLE)
-            lg.edge(p + "output", p + "failure", **theme.EDGE_STYLE["failure"])
+        previous: str | None = None
+        for entry in entries:
+            ident = p + entry.replace(":", "_")
+            if entry in theme.LEGEND_KIND_TEXT:
+                style = theme.NODE_STYLE[entry]
+                first = last = ident
+                lg.node(ident, label(theme.LEGEND_KIND_TEXT[entry]), **style)
+            elif entry == "collapsed":
+                style = {**theme.NODE_STYLE[vocab.FUNCTION], **theme.COLLAPSED_STYLE}
+                first = last = ident
+                lg.node(ident, label(theme.LEGEND_COLLAPSED_TEXT), **style)
+            elif entry == "failure":
+                first = last = ident
+                lg.node(ident, label(theme.LEGEND_FAILURE_TEXT), **theme.FAILURE_STYLE)
+            else:
+                kind, name = entry.split(":")
+                if kind == "cut":
+                    text = theme.CUT_PREFIX + theme.CUT_TEXT[name]
+                else:
+                    text = theme.WRITE_TEXT[name]
+                first, last = ident + "_from", ident + "_to"
+                lg.node(first, "", **theme.LEGEND_END_STYLE)
+                lg.node(last, "", **theme.LEGEND_END_STYLE)
+                style = dict(theme.EDGE_STYLE[kind])
+                lg.edge(first, last, label=label(f"{text}\n{theme.LEGEND_LINE_TEXT}"), **style)
+            if previous is not None:
+                lg.edge(previous, first, **theme.LEGEND_ORDER_STYLE)
+            previous = last
 
 
 def _resize(dot: Digraph) -> None:
@@ -211,6 +238,6 @@ def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
             dot.edge(anchor, FAILURE_ID, **theme.EDGE_STYLE["failure"])
 
     if options.legend:
-        _add_legend(dot, graph.error is not None)
+        _add_legend(dot, legend_entries(drawn))
     _resize(dot)
     return dot

@@ -108,3 +108,26 @@ LEGEND_GRAPH_ATTR: dict[str, str] = {
     "style": "dashed",
     "color": "gray60",
 }
+
+# The legend lists what the drawing contains, one sample per entry, in the vocabulary's
+# order: node kinds, cuts, writes, then a collapsed run and the failure marker.
+LEGEND_KIND_TEXT: dict[str, str] = {
+    vocab.OUTPUT: "output",
+    vocab.FUNCTION: "backward function",
+    vocab.LEAF: "leaf tensor\n(requires grad)",
+    vocab.SAVED: "saved tensor",
+    vocab.UNTRACKED: "untracked\n(no gradient)",
+}
+LEGEND_COLLAPSED_TEXT = f"repeated op {REPEAT_MARK}N\n(drawn once)"
+LEGEND_FAILURE_TEXT = "script failed here"
+LEGEND_LINE_TEXT = "line N"  # stands for the script line on a sample cut or write edge
+# The two ends of a sample edge: small dots, so the entry is the arrow and its label.
+LEGEND_END_STYLE: dict[str, str] = {
+    "shape": "point",
+    "width": "0.06",
+    "height": "0.06",
+    "color": "gray60",
+    "fillcolor": "gray60",
+}
+# Keeps the entries in one column (one row with rankdir LR), in order.
+LEGEND_ORDER_STYLE: dict[str, str] = {"style": "invis"}

@@ -1,0 +1,123 @@
+"""The legend lists what the drawing contains: which entries a real script's picture gets."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+import render_samples as samples
+
+from detachviz.pipeline import Request, build
+from detachviz.render import to_digraph
+from detachviz.render.dot import drawn_graph, legend_entries
+from detachviz.render.options import DrawOptions
+
+SCRIPTS = {
+    "plain": """
+        import torch
+        w = torch.ones(3, requires_grad=True)
+        y = (w * 2).sum()
+    """,
+    "detached": """
+        import torch
+        a = torch.ones(3, requires_grad=True)
+        w = torch.ones(3, requires_grad=True)
+        z = (a * 2).pow(2).detach()
+        y = (z * w).sum()
+    """,
+    "data_write": """
+        import torch
+        x = torch.ones(1, requires_grad=True)
+        y = x * x
+        x.data *= 100
+        y.backward()
+    """,
+    "inplace_error": """
+        import torch
+        m = torch.arange(5.0, requires_grad=True)
+        n = m**2
+        o = m.detach()
+        o.zero_()
+        n.sum().backward()
+    """,
+    "long_chain": """
+        import torch
+        w = torch.ones(2, requires_grad=True)
+        x = torch.ones(2, requires_grad=True)
+        for _ in range(50):
+            x = x * w
+        y = x.sum()
+    """,
+}
+
+
+def legend_dot(tmp_path, name: str, **options: bool) -> str:
+    script = tmp_path / f"{name}.py"
+    script.write_text(textwrap.dedent(SCRIPTS[name]), encoding="utf-8")
+    request = Request(draw=DrawOptions(legend=True, **options))
+    return build(str(script), request, "dot")[0].decode("utf-8")
+
+
+def entries_in(source: str) -> list[str]:
+    """The legend's sample nodes, in the order the DOT lists them (edge samples by name)."""
+    legend = source[source.index("subgraph cluster_legend") :]
+    ids = [ln.split()[0] for ln in legend.splitlines() if "[label=" in ln and "->" not in ln]
+    names = [i.removeprefix("legend_").removesuffix("_from") for i in ids if not i.endswith("_to")]
+    return [n.replace("cut_", "cut:", 1).replace("write_", "write:", 1) for n in names]
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "entries"),
+    [
+        ("plain", {}, ["output", "function", "leaf"]),
+        ("plain", {"show_saved": True}, ["output", "function", "leaf", "saved"]),
+        ("detached", {}, ["output", "function", "leaf", "untracked", "cut:detach"]),
+        ("data_write", {}, ["output", "function", "leaf", "untracked", "cut:data", "write:data"]),
+        (
+            "inplace_error",
+            {},
+            ["output", "function", "leaf", "untracked", "cut:detach", "write:inplace", "failure"],
+        ),
+        ("long_chain", {}, ["output", "function", "leaf", "collapsed"]),
+        ("long_chain", {"expand": True}, ["output", "function", "leaf"]),
+    ],
+)
+def test_legend_lists_what_the_script_drew(tmp_path, name, options, entries):
+    source = legend_dot(tmp_path, name, **options)
+    assert entries_in(source) == entries
+
+
+def test_the_legend_samples_use_the_drawings_styles(tmp_path):
+    source = legend_dot(tmp_path, "inplace_error")
+    legend = source[source.index("subgraph cluster_legend") :]
+    assert 'label="cut: detach()\\nline N" color=red' in legend
+    assert "in-place write to a saved tensor:\\nbackward will raise\\nline N" in legend
+    assert 'legend_failure [label="script failed here" color=red' in legend
+    assert "legend_saved" not in legend and "cut: .data" not in legend
+
+
+def test_collapsed_entry_is_a_double_bordered_box(tmp_path):
+    legend = legend_dot(tmp_path, "long_chain").split("subgraph cluster_legend")[1]
+    line = next(ln for ln in legend.splitlines() if ln.strip().startswith("legend_collapsed "))
+    assert "peripheries=2" in line and "×N" in line
+
+
+def test_entries_follow_the_vocabulary_order_not_the_models():
+    g = samples.all_cuts()
+    g.edges.reverse()
+    g.nodes.reverse()
+    assert legend_entries(drawn_graph(g)) == [
+        "output",
+        "function",
+        "leaf",
+        "untracked",
+        "cut:detach",
+        "cut:detach_",
+        "cut:data",
+        "cut:no_grad",
+        "cut:copy",
+    ]
+
+
+def test_no_legend_without_the_option():
+    assert "cluster_legend" not in to_digraph(samples.detach()).source
