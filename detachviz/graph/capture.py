@@ -246,7 +246,7 @@ def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
     diffs = [rec for rec in recorder.records if rec.op in DIFFERENTIATIONS]
     ran = {id(r.tensor) for rec in diffs for r in rec.inputs}
     would_run = _reachable(t.grad_fn for t in roots if id(t) not in ran)
-    runs: dict[int, set[int]] = {}  # differentiation record index -> ids of nodes it runs
+    last_run: dict[int, int] = {}  # id(backward node) -> index of the last backward running it
 
     def read_later(saver: Record, w: Record) -> bool:
         fn = saver.outputs[0].grad_fn if saver.outputs else None
@@ -254,13 +254,11 @@ def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
             return False
         if id(fn) in would_run:
             return True
-        for rec in diffs:
-            if rec.index > w.index:
-                if rec.index not in runs:
-                    runs[rec.index] = _reachable(r.grad_fn for r in rec.inputs)
-                if id(fn) in runs[rec.index]:
-                    return True
-        return False
+        if not last_run:  # built once, on the first write that hits a saved tensor
+            for rec in diffs:
+                for node in _reachable(r.grad_fn for r in rec.inputs):
+                    last_run[node] = rec.index
+        return last_run.get(id(fn), -1) > w.index
 
     for w in recorder.records:
         if not w.inplace or w.op == DETACH_ or not w.inputs:
