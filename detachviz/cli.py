@@ -235,7 +235,8 @@ def _run(script: str, args: tuple[str, ...]) -> int:
 @click.option(
     "--allow-errors",
     is_flag=True,
-    help="A script that raises still counts as rendered (for scripts that show an error).",
+    help="A script that raises still gets its image, drawn up to the failure, and counts as "
+    "rendered (for scripts that show an error). Without it a failing script writes no image.",
 )
 @click.option(
     "--fail-on-write",

@@ -155,7 +155,7 @@ def build(script: str, request: Request, fmt: str) -> tuple[bytes, str]:
     )
     message = ""
     if error is not None:
-        message = f"script failed{where}: {error['message']} (graph drawn up to the failure)"
+        message = f"script failed{where}: {error['message']}"
     from detachviz.render import draw
 
     view = DEFAULT_VIEW
@@ -288,6 +288,10 @@ def write_atomic(path: str, data: bytes) -> bool:
     return True
 
 
+DRAWN = " (graph drawn up to the failure)"
+NOT_DRAWN = " (no image written: --allow-errors draws the graph up to the failure)"
+
+
 @dataclass(frozen=True)
 class Job:
     script: str
@@ -303,6 +307,10 @@ def render_one(job: Job) -> Outcome:
     except DetachvizError as e:
         return Outcome(job.script, job.target, FAILED, str(e))
     failed = bool(failure) and not job.request.allow_errors
+    if failure:
+        failure += NOT_DRAWN if failed else DRAWN
+    if failed and not job.request.check:
+        return Outcome(job.script, job.target, FAILED, failure)
     if job.request.check:
         try:
             current = Path(job.target).read_bytes()

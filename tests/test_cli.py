@@ -109,14 +109,21 @@ def test_format_from_output_suffix(runner, script, tmp_path):
     assert out.read_bytes().startswith(b"\x89PNG")
 
 
-def test_failing_script_still_draws_and_exits_1(runner, script, tmp_path):
+def test_failing_script_writes_no_image_unless_allowed(runner, script, tmp_path):
     path = script(
         "a = torch.ones(2, requires_grad=True)\nb = (a * 2).sum()\nraise ValueError('boom')\n"
     )
-    result = invoke(runner, "render", str(path), "-f", "dot", "-o", str(tmp_path / "g.dot"))
+    out = tmp_path / "g.dot"
+    out.write_text("the image of the last good run")
+    result = invoke(runner, "render", str(path), "-f", "dot", "-o", str(out))
     assert result.exit_code == 1
     assert "script failed at line 3: ValueError: boom" in result.stderr
-    assert "script failed here" in (tmp_path / "g.dot").read_text()
+    assert "no image written: --allow-errors draws the graph" in result.stderr
+    assert out.read_text() == "the image of the last good run"
+    allowed = invoke(runner, "render", str(path), "-f", "dot", "-o", str(out), "--allow-errors")
+    assert allowed.exit_code == 0
+    assert "(graph drawn up to the failure)" in allowed.stderr
+    assert "script failed here" in out.read_text()
 
 
 def test_failed_render_leaves_existing_image_intact(runner, script, tmp_path):
@@ -267,7 +274,7 @@ o = m.detach()
 o.zero_()
 n.sum().backward()
 """)
-    result = invoke(runner, "render", str(path), "-o", "-", "-f", "json")
+    result = invoke(runner, "render", str(path), "-o", "-", "-f", "json", "--allow-errors")
     data = json.loads(result.stdout)
     failed = next(n for n in data["nodes"] if n["id"] == data["error"]["node"])
     assert failed["label"] == "PowBackward0"

@@ -438,7 +438,9 @@ def test_a_nonzero_exit_is_a_script_failure(tmp_path, ending, code):
     assert rendered.exit_code == code
     if code:
         assert "failed" in rendered.stderr and "sys.exit" in rendered.stderr
+        assert not (tmp_path / "s.svg").exists()
         assert invoke("render", str(script), "--allow-errors").exit_code == 0
+        assert (tmp_path / "s.svg").exists()
     assert invoke("grad", str(script)).exit_code == code
 
 
