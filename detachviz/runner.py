@@ -188,7 +188,9 @@ class Script:
     """A script to run, located and read the way `python SCRIPT` does it.
 
     given     the path as the user typed it (tracebacks show it so), or "-" for stdin
-    filename  what tracebacks name: `given`, `<stdin>`, or the package's `__main__.py`
+    filename  what tracebacks name: as python 3.9+, the path joined to the working folder
+              (`/w/./s.py` for `./s.py`; not through symlinks) of the script or of the
+              package's `__main__.py`; `<stdin>` for stdin
     code      the raw bytes (python decodes them: BOM, `# -*- coding: ... -*-`)
     main_dir  what python puts first on sys.path: the script's folder ('' for stdin)
     package   True for a folder run through its `__main__.py`
@@ -236,7 +238,8 @@ def load_script(path: str | os.PathLike[str]) -> Script:
     if given == STDIN:
         return Script(given, "<stdin>", sys.stdin.buffer.read(), "")
     package = os.path.isdir(given)
-    filename = os.path.join(given, "__main__.py") if package else given
+    located = os.path.join(given, "__main__.py") if package else given
+    filename = os.path.join(os.getcwd(), located)  # as python: joined, not normalised
     try:
         with open(filename, "rb") as f:
             code = f.read()
@@ -264,7 +267,7 @@ def _main_module(script: Script) -> types.ModuleType:
         ns["__file__"] = "<stdin>"
         ns["__loader__"] = importlib.machinery.BuiltinImporter
         return module
-    absolute = os.path.abspath(script.filename)
+    absolute = script.filename  # already joined to the working folder, as python does
     loader = importlib.machinery.SourceFileLoader("__main__", absolute)
     ns["__file__"] = absolute
     ns["__loader__"] = loader

@@ -51,6 +51,12 @@ BLOCK = re.compile(
 )
 
 
+def without_folder(text: str, folder: Path) -> str:
+    """`text` with the folder the commands ran in left out of paths: tracebacks name scripts by
+    absolute path, as python does, and the docs must not show this machine's folders."""
+    return text.replace(str(folder.resolve()) + os.sep, "").replace(str(folder) + os.sep, "")
+
+
 def run(command: str) -> str:
     """What a terminal shows for `command`: stdout and stderr interleaved, then the exit code."""
     words = shlex.split(command)
@@ -61,7 +67,8 @@ def run(command: str) -> str:
     done = subprocess.run(
         words, cwd=WORKDIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
-    lines = [f"$ {command}", *(line.rstrip() for line in done.stdout.rstrip().splitlines())]
+    shown = without_folder(done.stdout, WORKDIR)
+    lines = [f"$ {command}", *(line.rstrip() for line in shown.rstrip().splitlines())]
     if done.returncode:
         lines.append(f"[exit {done.returncode}]")
     return "\n".join(lines) + "\n"
@@ -89,7 +96,8 @@ def session(folder: str, body: str) -> str:
             stderr=subprocess.STDOUT,
             text=True,
         )
-    return "".join(line.rstrip() + "\n" for line in done.stdout.rstrip().splitlines())
+        shown = without_folder(done.stdout, work)
+    return "".join(line.rstrip() + "\n" for line in shown.rstrip().splitlines())
 
 
 def refresh(page: str) -> str:

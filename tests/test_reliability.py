@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -740,3 +741,22 @@ def test_grad_table_escapes_control_characters_in_names(tmp_path):
     result = invoke("grad", str(script))
     assert result.exit_code == 0
     assert "\x1b" not in result.stdout and "m.evil\\x1b[31m" in result.stdout
+
+
+@pytest.mark.parametrize("target", ["s.py", "./s.py", "sub/../s.py", "pkg"])
+def test_a_traceback_names_the_script_as_python_does(tmp_path, target):
+    # python 3.9+ names the script by its absolute path in tracebacks (and in __file__).
+    code = "def f():\n    return 1 / 0\n\nprint(__file__)\nf()\n"
+    write(tmp_path / "s.py", code)
+    write(tmp_path / "pkg" / "__main__.py", code)
+    (tmp_path / "sub").mkdir()
+    python = subprocess.run([sys.executable, target], cwd=tmp_path, capture_output=True)
+    ours = cli_process("run", target, cwd=tmp_path)
+    assert str(tmp_path) in python.stderr.decode()
+    if target == "pkg":  # python's traceback starts with two frames of its own runpy
+        python.stderr = re.sub(rb'  File "<frozen runpy>".*\n', b"", python.stderr)
+    assert (ours.returncode, ours.stdout, ours.stderr) == (
+        python.returncode,
+        python.stdout,
+        python.stderr,
+    )
