@@ -36,9 +36,9 @@ from detachviz.engine.node import (
 )
 from detachviz.engine.promote import (
     PY_SCALARS,
-    OperandTypeError,
     as_scalar,
     broadcast_error,
+    is_operand,
     operands,
 )
 from detachviz.engine.tensor import (
@@ -331,7 +331,10 @@ def binary(
             raise broadcast_error(x._data.shape, y._data.shape) from None
         yrg = y._requires_grad
     else:
-        y = as_scalar(y)
+        try:
+            y = as_scalar(y)
+        except TypeError as e:
+            raise TypeError(f"{name}(): {e}") from None
         ty = type(y)
         if (ty is float and xdt.is_floating_point) or (
             ty is int and xdt is not dtypes.bool_ and (not floating or xdt.is_floating_point)
@@ -363,10 +366,13 @@ def binary(
 # --------------------------------------------------------------------------------------------
 # forward functions
 # --------------------------------------------------------------------------------------------
-def operator_form(fn: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any], Any]:
-    """A binary op as a Python operator: NotImplemented for an operand that is no tensor or
-    number (`promote.OperandTypeError`), so Python tries the other operand's reflected
-    operator, as torch's operators turn their argument parser's TypeError into NotImplemented.
+def operator_form(
+    fn: Callable[[Tensor, Any], Tensor], takes: Callable[[Any], bool] = is_operand
+) -> Callable[[Tensor, Any], Any]:
+    """A binary op as a Python operator: NotImplemented when it raises TypeError for an operand
+    it does not `take` (by default anything but a tensor or a number: `promote.is_operand`),
+    so Python tries the other operand's reflected operator, as torch's operators turn their
+    argument parser's TypeError into NotImplemented.
     With an ndarray on the right numpy then computes (`Tensor.__array_wrap__` makes its result
     a tensor); on the left numpy defers to `__array_priority__`, so `ndarray * tensor` is a
     TypeError, as in torch."""
@@ -374,7 +380,9 @@ def operator_form(fn: Callable[[Tensor, Any], Tensor]) -> Callable[[Tensor, Any]
     def op(x: Tensor, y: Any) -> Any:
         try:
             return fn(x, y)
-        except OperandTypeError:
+        except TypeError:
+            if takes(y):
+                raise
             return NotImplemented
 
     op.__name__ = getattr(fn, "__name__", "op")
@@ -436,7 +444,9 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
             return out
         try:
             return binary(cls, fn, name, x, y, attrs)
-        except OperandTypeError:
+        except TypeError:
+            if is_operand(y):
+                raise
             return NotImplemented  # type: ignore[no-any-return]
 
     op.__name__ = name

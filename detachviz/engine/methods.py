@@ -108,6 +108,10 @@ def _array_wrap(
     return factory.from_numpy(np.asarray(array))
 
 
+def _is_tensor(v: Any) -> bool:
+    return isinstance(v, Tensor)
+
+
 # Python operators (the fast paths first: a + b on tensors is the engine's hottest call; the
 # fast paths answer NotImplemented themselves, like `operator_form`)
 OPERATORS: dict[str, Any] = {
@@ -126,8 +130,8 @@ OPERATORS: dict[str, Any] = {
     "__pow__": operator_form(arith.pow),
     "__rpow__": operator_form(arith.rpow),
     "__ipow__": operator_form(inplace.pow_),
-    "__matmul__": operator_form(linalg.matmul),
-    "__rmatmul__": operator_form(linalg.rmatmul),
+    "__matmul__": operator_form(linalg.matmul, takes=_is_tensor),
+    "__rmatmul__": operator_form(linalg.rmatmul, takes=_is_tensor),
     "__neg__": arith.neg,
     "__pos__": lambda x: x,
     "__abs__": unary.abs,

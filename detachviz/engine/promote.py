@@ -61,11 +61,13 @@ def result_type(*operands: Any) -> dtypes.dtype:
     return out
 
 
-class OperandTypeError(TypeError):
-    """An operand that is neither a tensor nor a number (a numpy array, a list, None). Tensor's
-    Python operators answer NotImplemented to it, as torch's do (its argument parser's
-    TypeError becomes NotImplemented), so Python asks the other operand: an ndarray then
-    computes with numpy on `Tensor.__array__` and wraps the result with `__array_wrap__`."""
+def is_operand(v: Any) -> bool:
+    """Whether a binary op takes `v` as its other operand: a tensor or a number. Tensor's
+    Python operators answer NotImplemented to anything else (a numpy array, a list, None), as
+    torch's do (its argument parser's TypeError becomes NotImplemented), so Python asks the
+    other operand: an ndarray then computes with numpy on `Tensor.__array__` and wraps the
+    result with `__array_wrap__`."""
+    return isinstance(v, (Tensor, np.generic, *PY_SCALARS))
 
 
 def as_scalar(v: Any) -> Any:
@@ -80,11 +82,13 @@ def as_scalar(v: Any) -> Any:
         return float(v.real) if isinstance(v, np.complexfloating) else float(v)
     if isinstance(v, PY_SCALARS):
         return v
-    raise OperandTypeError(
-        f"argument 'other' must be Tensor, not {type(v).__module__}.{type(v).__name__}"
-        if type(v).__module__ != "builtins"
-        else f"argument 'other' must be Tensor, not {type(v).__name__}"
-    )
+    raise TypeError(f"argument 'other' must be Tensor, not {type_name(v)}")
+
+
+def type_name(v: Any) -> str:
+    """A value's type as torch's argument errors name it (`numpy.ndarray`, `list`)."""
+    t = type(v)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
 
 
 def operands(x: Tensor, y: Any, floating: bool = False) -> tuple[Any, Any, dtypes.dtype]:

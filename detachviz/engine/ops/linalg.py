@@ -17,7 +17,7 @@ from detachviz.engine.function import (
 from detachviz.engine.node import Saved, node_class, set_jvp
 from detachviz.engine.ops.arith import alpha_scaled
 from detachviz.engine.ops.view import SQUEEZE4, UNSAFE_VIEW, expand, reshape, squeeze, unsqueeze
-from detachviz.engine.promote import OperandTypeError
+from detachviz.engine.promote import type_name
 from detachviz.engine.tensor import Tensor, init_tensor
 
 _ndarray = np.ndarray
@@ -82,7 +82,7 @@ set_jvp(
 
 def matmul(x: Tensor, y: Tensor) -> Tensor:
     if not isinstance(y, Tensor):
-        raise OperandTypeError(f"matmul(): argument 'other' must be Tensor, not {type(y).__name__}")
+        raise TypeError(f"matmul(): argument 'other' must be Tensor, not {type_name(y)}")
     if x._dtype is not y._dtype:
         raise RuntimeError(
             "expected m1 and m2 to have the same dtype, but got: "
@@ -176,7 +176,7 @@ def addmm(inp: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any 
 
 def rmatmul(x: Tensor, y: Any) -> Tensor:
     if not isinstance(y, Tensor):
-        raise OperandTypeError(f"matmul(): argument 'input' must be Tensor, not {type(y).__name__}")
+        raise TypeError(f"matmul(): argument 'input' must be Tensor, not {type_name(y)}")
     return matmul(y, x)
 
 
