@@ -203,6 +203,23 @@ def test_first_run_on_a_new_script_fails_having_written_the_image(sandbox: Env) 
     assert second.returncode == 0, out(second)
 
 
+def test_same_named_scripts_without_mirror_are_refused_not_overwritten(sandbox: Env) -> None:
+    """The hook runs in one process (require_serial), so two `plot.py` with --out-dir are
+    seen together and refused with one line naming the fix, never written over each other."""
+    options = "        args: [--out-dir, img, -f, dot]\n"
+    repo = sandbox.user_repo("user-same-stem-refused", options)
+    for folder, code in (("a", SCRIPT), ("b", EDITED)):
+        (repo / folder).mkdir()
+        (repo / folder / "plot.py").write_text(code)
+    git(repo, sandbox.env, "add", "a", "b")
+    git(repo, sandbox.env, "commit", "-q", "-m", "two plots")
+    for _ in range(2):
+        run = sandbox.hook(repo, "a/plot.py", "b/plot.py")
+        assert run.returncode == 1, out(run)
+        assert "add --mirror" in run.stdout + run.stderr, out(run)
+        assert not (repo / "img").exists(), out(run)
+
+
 def test_same_named_scripts_in_split_batches_settle_with_mirror(sandbox: Env) -> None:
     """pre-commit hands files to parallel hook processes; with --mirror two `plot.py` in
     different folders get their own images, so the second run passes."""
