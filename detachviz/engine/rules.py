@@ -3,19 +3,23 @@
 rule's own ops build a differentiable graph). A rule receives one of them as its first
 argument `k` and writes `k.expand(g, shape)`, `k.mm(a, b)`, ... beside Python operators.
 
-Also here: `call_rule` (one node's gradients) and the nodes of the backward-of-backward ops
-the `TT` kernels create (select/slice backward and its backward, as_strided backward).
+Also here: `call_rule` (one node's gradients), the nodes of the backward-of-backward ops
+the `TT` kernels create (select/slice backward and its backward, as_strided backward), and
+`backward_op`: torch's named backward functions (`tanh_backward`, `threshold_backward`, ...),
+one op each, so a create_graph backward draws torch's `TanhBackwardBackward0` node where a
+formula written out in ops would draw `MulBackward0 -> RsubBackward1 -> MulBackward0`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
 from detachviz.engine.function import apply
-from detachviz.engine.node import Node, named_attrs, node_class
+from detachviz.engine.node import Node, Saved, named_attrs, node_class
 from detachviz.engine.tensor import AS_STRIDED, Tensor, wrap
 
 
@@ -161,18 +165,6 @@ class TT:
         return g * wrap(np.asarray(mask).astype(g._data.dtype))
 
     @staticmethod
-    def relu_back(g: Tensor, y: Tensor) -> Tensor:
-        return TT.where0(y._data > 0, g)
-
-    @staticmethod
-    def tanh_back(g: Tensor, y: Tensor) -> Tensor:
-        return g * (1 - y * y)
-
-    @staticmethod
-    def sigmoid_back(g: Tensor, y: Tensor) -> Tensor:
-        return g * (1 - y) * y
-
-    @staticmethod
     def expand(g: Tensor, shape: tuple[int, ...]) -> Tensor:
         return g.expand(*shape)
 
@@ -235,7 +227,7 @@ class TT:
 
     @staticmethod
     def sign(x: Tensor) -> Tensor:
-        return wrap(np.sign(x._data))
+        return apply(SGN, "sgn", (x,), np.sign(x._data), x._dtype)
 
     @staticmethod
     def zeros_like(x: Tensor) -> Tensor:
@@ -308,3 +300,66 @@ AS_STRIDED_BACK = node_class(
         lambda t, p, o, a: NP.as_strided_backward(t, o.shape, a.size, a.stride, a.storage_offset),
     ),
 )
+
+
+# torch's `sgn`, as the formulas use it (abs: `grad * self.sgn()`): in the graph, zero gradient
+SGN = node_class(
+    "SgnBackward0",
+    (lambda k, g, s, a: k.zeros_like(g),),
+    jvp=(lambda t, p, o, a: np.zeros_like(t),),
+)
+
+Rule = Callable[..., Any]
+
+
+def backward_op(
+    name: str,
+    back: Rule,
+    d_inputs: Rule | tuple[Rule, ...],
+    attrs: tuple[str, ...] = (),
+    saved: tuple[str, ...] = ("grad_output", "self"),
+    d_grad: Rule | None = None,
+    jvp_inputs: Rule | tuple[Rule, ...] | None = None,
+) -> Rule:
+    """torch's named backward function `back(k, g, *xs, a)` (linear in the incoming gradient
+    `g`; `xs` the inputs or result the forward node saved; `a` its attributes, named `attrs`)
+    as one op. A rule calls the returned `op(k, g, *xs, a)`: with `NP` it is `back` on arrays,
+    with `TT` (create_graph) one node `name` on `(g, *xs)`, whose own backward is
+    `d_grad(k, gg, go, *xs, a)` for the gradient (default: `op` again, as torch's elementwise
+    backward functions are their own adjoint in `g`) and `d_inputs[i](k, gg, go, *xs, a)` for
+    `xs[i]`. `saved`: torch's names of `(g, *xs)` as the node saves them (`_saved_self`).
+    Forward AD: `back` on the gradient's tangent, and `jvp_inputs[i](NP, t, go, *xs, a)` on
+    an input's (default `d_inputs`: the same for an elementwise function)."""
+    wrt_inputs = d_inputs if isinstance(d_inputs, tuple) else (d_inputs,)
+    jvps = jvp_inputs or wrt_inputs
+    jvps = jvps if isinstance(jvps, tuple) else (jvps,)
+    n = len(wrt_inputs)
+
+    def op(k: Any, g: Any, *rest: Any) -> Any:
+        if k is not TT:
+            return back(k, g, *rest)
+        xs, a = rest[:-1], rest[-1]
+        data = back(NP, g._data, *(x._data for x in xs), a)
+        return apply(cls, name, (g, *xs), data, g._dtype, tuple(a))
+
+    def wrt(rule: Rule) -> Rule:
+        return lambda k, gg, s, a: rule(k, gg, *s, a)
+
+    def tangent(rule: Rule) -> Rule:
+        return lambda t, p, o, a: rule(NP, t, *p, a)
+
+    wrt_grad = d_grad or (lambda k, gg, go, *rest: op(k, gg, *rest))
+    cls = node_class(
+        name,
+        (wrt(wrt_grad), *map(wrt, wrt_inputs)),
+        saved=tuple(Saved(saved[i], i, tuple(range(n + 1))) for i in range(n + 1)),
+        attrs=attrs,
+        jvp=(lambda t, p, o, a: back(NP, t, *p[1:], a), *map(tangent, jvps)),
+    )
+    return op
+
+
+def zero_input(k: Any, gg: Any, go: Any, x: Any, a: Any) -> Any:
+    """`d_input` of a backward function that is piecewise constant in `x` (threshold, leaky
+    relu, hardtanh): torch's `zeros_like(grad)`."""
+    return k.zeros_like(gg)

@@ -5,7 +5,9 @@ the erf op GELU's create_graph backward is written with. Rows, forwards and JVPs
 Each op has one derivative rule `_x_back(k, g, x, a)` -> the input gradient for the incoming
 gradient `g` (torch's `*_backward` kernel, same operation order), shared by the vjp (`k` NP
 or TT) and the JVP (`k` NP, `g` the tangent): every op here is elementwise, so its JVP is its
-backward applied to the tangent, as in torch's derivatives.yaml.
+backward applied to the tangent, as in torch's derivatives.yaml. Under create_graph that
+kernel is one op (`rules.backward_op`: `LeakyReluBackwardBackward0`, ...), whose input
+derivative `_x_second(k, gg, g, x, a)` is `gg * g * f''(x)` (zero for piecewise-linear ones).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import numpy as np
 
 from detachviz.engine.function import inplace, unary
 from detachviz.engine.node import RESULT, Saved, node_class
-from detachviz.engine.rules import NP
+from detachviz.engine.rules import NP, backward_op, zero_input
 from detachviz.engine.tensor import Tensor
 
 SQRT1_2 = math.sqrt(0.5)
@@ -100,9 +102,12 @@ def _leaky_back(k: Any, g: Any, x: Any, a: Any) -> Any:
     return _where(k, k.data(x) > 0, g, g * a.negative_slope)
 
 
+LEAKY_BACK = backward_op(
+    "LeakyReluBackwardBackward0", _leaky_back, zero_input, attrs=("negative_slope",)
+)
 LEAKY_RELU = node_class(
     "LeakyReluBackward0",
-    (lambda k, g, s, a: _leaky_back(k, g, s[0], a),),
+    (lambda k, g, s, a: LEAKY_BACK(k, g, s[0], a),),
     saved=(Saved("self", 0, (0,)),),
     attrs=("negative_slope",),
     jvp=(lambda t, p, o, a: _leaky_back(NP, t, p[0], a),),
@@ -110,7 +115,7 @@ LEAKY_RELU = node_class(
 # in place, torch saves the result (its sign is the input's for a positive slope)
 LEAKY_RELU_ = node_class(
     "LeakyReluBackward1",
-    (lambda k, g, s, a: _leaky_back(k, g, s[0], a),),
+    (lambda k, g, s, a: LEAKY_BACK(k, g, s[0], a),),
     saved=(Saved("result", RESULT, (0,)),),
     attrs=("negative_slope",),
     jvp=(lambda t, p, o, a: _leaky_back(NP, t, o, a),),
@@ -146,10 +151,17 @@ def _elu_back_result(k: Any, g: Any, y: Any, a: Any) -> Any:
     return _where(k, ~(k.data(y) <= 0), g * a.scale, (g * a.input_scale) * (y + a.alpha * a.scale))
 
 
+@_quiet
+def _elu_second(k: Any, gg: Any, g: Any, x: Any, a: Any) -> Any:
+    c = a.alpha * a.scale * a.input_scale * a.input_scale
+    return k.where0(k.data(x) <= 0, (gg * g) * c * k.exp(_min(k, x, 0.0) * a.input_scale))
+
+
 ELU_ATTRS = ("alpha", "scale", "input_scale")
+ELU_BACK = backward_op("EluBackwardBackward0", _elu_back, _elu_second, attrs=ELU_ATTRS)
 ELU = node_class(
     "EluBackward0",
-    (lambda k, g, s, a: _elu_back(k, g, s[0], a),),
+    (lambda k, g, s, a: ELU_BACK(k, g, s[0], a),),
     saved=(Saved("self", 0, (0,)),),
     attrs=ELU_ATTRS,
     jvp=(lambda t, p, o, a: _elu_back(NP, t, p[0], a),),
@@ -198,9 +210,22 @@ def _gelu_back(k: Any, g: Any, x: Any, a: Any) -> Any:
     return g * (cdf + x * pdf)
 
 
+@_quiet
+def _gelu_second(k: Any, gg: Any, g: Any, x: Any, a: Any) -> Any:
+    if a.approximate == "tanh":
+        du = TANH_BETA * (1 + 3 * TANH_KAPPA * (x * x))
+        th = _tanh(k, TANH_BETA * (x + TANH_KAPPA * (x * x * x)))
+        sech2 = 1 - th * th
+        curve = du + (0.5 * x) * ((6 * TANH_BETA * TANH_KAPPA) * x - 2 * th * (du * du))
+        return (gg * g) * (sech2 * curve)
+    pdf = k.exp(-0.5 * (x * x)) * PDF_SCALE
+    return (gg * g) * (pdf * (2 - x * x))
+
+
+GELU_BACK = backward_op("GeluBackwardBackward0", _gelu_back, _gelu_second, attrs=("approximate",))
 GELU = node_class(
     "GeluBackward0",
-    (lambda k, g, s, a: _gelu_back(k, g, s[0], a),),
+    (lambda k, g, s, a: GELU_BACK(k, g, s[0], a),),
     saved=(Saved("self", 0, (0,)),),
     attrs=("approximate",),
     jvp=(lambda t, p, o, a: _gelu_back(NP, t, p[0], a),),
@@ -275,9 +300,19 @@ def _softplus_back(k: Any, g: Any, x: Any, a: Any) -> Any:
     return _where(k, k.data(x) * a.beta > a.threshold, g, g * z / (z + 1))
 
 
+@_quiet
+def _softplus_second(k: Any, gg: Any, g: Any, x: Any, a: Any) -> Any:
+    z = k.exp(_min(k, x * a.beta, a.threshold))
+    curve = (gg * g) * (a.beta * z / ((z + 1) * (z + 1)))
+    return k.where0(~(k.data(x) * a.beta > a.threshold), curve)
+
+
+SOFTPLUS_BACK = backward_op(
+    "SoftplusBackwardBackward0", _softplus_back, _softplus_second, attrs=("beta", "threshold")
+)
 SOFTPLUS = node_class(
     "SoftplusBackward0",
-    (lambda k, g, s, a: _softplus_back(k, g, s[0], a),),
+    (lambda k, g, s, a: SOFTPLUS_BACK(k, g, s[0], a),),
     saved=(Saved("self", 0, (0,)),),
     attrs=("beta", "threshold"),
     jvp=(lambda t, p, o, a: _softplus_back(NP, t, p[0], a),),
@@ -304,9 +339,12 @@ def _hardtanh_back(k: Any, g: Any, x: Any, a: Any) -> Any:
     return k.where0(~((xd <= a.min_val) | (xd >= a.max_val)), g)
 
 
+HARDTANH_BACK = backward_op(
+    "HardtanhBackwardBackward0", _hardtanh_back, zero_input, attrs=("min_val", "max_val")
+)
 HARDTANH = node_class(
     "HardtanhBackward0",
-    (lambda k, g, s, a: _hardtanh_back(k, g, s[0], a),),
+    (lambda k, g, s, a: HARDTANH_BACK(k, g, s[0], a),),
     saved=(Saved("self", 0, (0,)),),
     attrs=("min_val", "max_val"),
     jvp=(lambda t, p, o, a: _hardtanh_back(NP, t, p[0], a),),

@@ -28,6 +28,7 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import Saved, new_node, node_class, set_jvp
 from detachviz.engine.promote import broadcast_error, operands
+from detachviz.engine.rules import backward_op
 from detachviz.engine.tensor import Tensor, edge, init_tensor, wrap
 
 _NONE, _MEAN, _SUM = 0, 1, 2
@@ -42,19 +43,32 @@ def _mse_norm(d: Any, reduction: int) -> float:
     return 2.0 / d.size if reduction == _MEAN else 2.0
 
 
-def _mse_self(k: Any, g: Any, s: Any, a: Any) -> Any:
-    d = s[0] - s[1]
+def _mse_back(k: Any, g: Any, x: Any, t: Any, a: Any) -> Any:
+    """torch's mse_loss_backward(grad, self, target): 2/numel (mean) * (self - target) * g."""
+    d = x - t
     return _mse_norm(k.data(d), a.reduction) * d * g
 
 
-def _mse_target(k: Any, g: Any, s: Any, a: Any) -> Any:
-    d = s[1] - s[0]
-    return _mse_norm(k.data(d), a.reduction) * d * g
-
-
+# under create_graph one MseLossBackwardBackward0 node (derivatives.yaml's formulas)
+MSE_BACK = backward_op(
+    "MseLossBackwardBackward0",
+    _mse_back,
+    (
+        lambda k, gg, go, x, t, a: _mse_norm(k.data(x), a.reduction) * gg * go,
+        lambda k, gg, go, x, t, a: -_mse_norm(k.data(x), a.reduction) * gg * go,
+    ),
+    attrs=("reduction",),
+    saved=("grad_output", "self", "target"),
+    d_grad=lambda k, gg, go, x, t, a: k.sum_to(
+        _mse_norm(k.data(x), a.reduction) * (x - t) * gg, k.data(go).shape
+    ),
+)
 MSE = node_class(
     "MseLossBackward0",
-    (_mse_self, _mse_target),
+    (
+        lambda k, g, s, a: MSE_BACK(k, g, s[0], s[1], a),
+        lambda k, g, s, a: MSE_BACK(k, g, s[1], s[0], a),
+    ),
     saved=(Saved("self", 0, (0, 1)), Saved("target", 1, (0, 1))),
     attrs=("reduction",),
 )

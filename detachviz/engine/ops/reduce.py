@@ -25,7 +25,7 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import RESULT, Saved, node_class, set_jvp
 from detachviz.engine.ops.unary import to_dtype
-from detachviz.engine.rules import NP
+from detachviz.engine.rules import NP, backward_op
 from detachviz.engine.tensor import Tensor, wrap
 
 _add_reduce: Any = np.add.reduce  # called without numpy's Python wrapper
@@ -353,16 +353,45 @@ argmin = _arg(np.argmin, "argmin")
 # --------------------------------------------------------------------------------------------
 # softmax, log_softmax, logsumexp
 # --------------------------------------------------------------------------------------------
+def _softmax_back(k: Any, g: Any, y: Any, a: Any) -> Any:
+    return y * (g - _sum_keep(k, g * y, (a.dim,)))
+
+
+def _log_softmax_back(k: Any, g: Any, y: Any, a: Any) -> Any:
+    return g - k.exp(y) * _sum_keep(k, g, (a.dim,))
+
+
+def _keep(k: Any, t: Any, a: Any) -> Any:
+    return _sum_keep(k, t, (a.dim,))
+
+
+# torch's _softmax_backward_data / _log_softmax_backward_data under create_graph: one node each
+SOFTMAX_BACK = backward_op(
+    "SoftmaxBackwardDataBackward0",
+    _softmax_back,
+    lambda k, gg, go, y, a: gg * go - gg * _keep(k, go * y, a) - go * _keep(k, gg * y, a),
+    attrs=("dim",),
+    saved=("grad_output", "output"),
+    jvp_inputs=lambda k, t, go, y, a: t * (go - _keep(k, go * y, a)) - y * _keep(k, go * t, a),
+)
+LOG_SOFTMAX_BACK = backward_op(
+    "LogSoftmaxBackwardDataBackward0",
+    _log_softmax_back,
+    lambda k, gg, go, y, a: -(gg * k.exp(y)) * _keep(k, go, a),
+    attrs=("dim",),
+    saved=("grad_output", "output"),
+    d_grad=lambda k, gg, go, y, a: gg - _keep(k, gg * k.exp(y), a),
+)
 SOFTMAX = node_class(
     "SoftmaxBackward0",
-    (lambda k, g, s, a: s[0] * (g - _sum_keep(k, g * s[0], (a.dim,))),),
+    (lambda k, g, s, a: SOFTMAX_BACK(k, g, s[0], a),),
     saved=(Saved("result", RESULT, (0,)),),
     attrs=("dim",),
 )
 set_jvp(SOFTMAX, (lambda t, p, o, a: o * (t - np.sum(t * o, axis=a.dim, keepdims=True)),))
 LOG_SOFTMAX = node_class(
     "LogSoftmaxBackward0",
-    (lambda k, g, s, a: g - k.exp(s[0]) * _sum_keep(k, g, (a.dim,)),),
+    (lambda k, g, s, a: LOG_SOFTMAX_BACK(k, g, s[0], a),),
     saved=(Saved("result", RESULT, (0,)),),
     attrs=("dim",),
 )

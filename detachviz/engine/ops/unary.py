@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from detachviz.engine.function import (
     unary,
 )
 from detachviz.engine.node import RESULT, Node, Saved, node_class, set_jvp
+from detachviz.engine.rules import backward_op, zero_input
 from detachviz.engine.tensor import Tensor
 
 ABS = node_class(
@@ -37,20 +39,40 @@ SIN = node_class(
 COS = node_class(
     "CosBackward0", (lambda k, g, s, a: g * -k.sin(s[0]),), saved=(Saved("self", 0, (0,)),)
 )
-# g * (1 - y*y), g * (1 - y) * y and where(y > 0, g, 0), as kernel helpers (numpy constants)
+# torch's tanh_backward, sigmoid_backward and threshold_backward: under create_graph one node
+# each (TanhBackwardBackward0, ...), with derivatives.yaml's formulas for their own backward
+TANH_BACK = backward_op(
+    "TanhBackwardBackward0",
+    lambda k, g, y, a: k.tanh_back(g, y),
+    lambda k, gg, go, y, a: gg * (-2 * y * go),
+    saved=("grad_output", "output"),
+)
+SIGMOID_BACK = backward_op(
+    "SigmoidBackwardBackward0",
+    lambda k, g, y, a: k.sigmoid_back(g, y),
+    lambda k, gg, go, y, a: gg * go * (-2 * y + 1),
+    saved=("grad_output", "output"),
+)
+THRESHOLD_BACK = backward_op(
+    "ThresholdBackwardBackward0",
+    lambda k, g, y, a: k.relu_back(g, y),
+    zero_input,
+    attrs=("threshold",),
+)
+RELU_THRESHOLD = namedtuple("Attrs", "threshold")(0)  # relu's backward: threshold_backward(g, y, 0)
 TANH = node_class(
     "TanhBackward0",
-    (lambda k, g, s, a: k.tanh_back(g, s[0]),),
+    (lambda k, g, s, a: TANH_BACK(k, g, s[0], a),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 SIGMOID = node_class(
     "SigmoidBackward0",
-    (lambda k, g, s, a: k.sigmoid_back(g, s[0]),),
+    (lambda k, g, s, a: SIGMOID_BACK(k, g, s[0], a),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 RELU = node_class(
     "ReluBackward0",
-    (lambda k, g, s, a: k.relu_back(g, s[0]),),
+    (lambda k, g, s, a: THRESHOLD_BACK(k, g, s[0], RELU_THRESHOLD),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 

@@ -1,0 +1,141 @@
+"""create_graph backward through torch's named backward functions (tanh_backward,
+threshold_backward, gelu_backward, ...): one `*BackwardBackward0` node each, as torch draws it,
+with second derivatives checked against finite differences and real torch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import detachviz.torch as dvtorch
+
+# name -> f(torch module, x): ops whose backward is one of torch's backward functions
+OPS = {
+    "tanh": lambda T, x: x.tanh(),
+    "sigmoid": lambda T, x: x.sigmoid(),
+    "relu": lambda T, x: x.relu(),
+    "abs": lambda T, x: x.abs(),
+    "leaky_relu": lambda T, x: T.nn.functional.leaky_relu(x, 0.1),
+    "elu": lambda T, x: T.nn.functional.elu(x, 0.7),
+    "gelu": lambda T, x: T.nn.functional.gelu(x),
+    "gelu_tanh": lambda T, x: T.nn.functional.gelu(x, approximate="tanh"),
+    "softplus": lambda T, x: T.nn.functional.softplus(x, beta=2.0, threshold=1.5),
+    "hardtanh": lambda T, x: T.nn.functional.hardtanh(x, -0.5, 0.5),
+    "softmax": lambda T, x: x.softmax(1),
+    "log_softmax": lambda T, x: x.log_softmax(0),
+    "mse_mean": lambda T, x: T.nn.functional.mse_loss(x, T.tensor(TARGET)),
+    "mse_sum": lambda T, x: T.nn.functional.mse_loss(x, T.tensor(TARGET), reduction="sum"),
+    "mse_none": lambda T, x: T.nn.functional.mse_loss(x, T.tensor(TARGET), reduction="none"),
+}
+
+X = np.array([[-1.3, -0.4, 0.2], [0.45, 0.9, 1.7]])  # away from kinks (0, +-0.5)
+V = np.array([[0.3, -1.1, 0.8], [1.5, 0.25, -0.6]])  # the incoming gradient
+U = np.array([[0.7, 0.2, -0.9], [-0.4, 1.2, 0.5]])  # the direction of the second derivative
+TARGET = np.array([[0.1, -0.2, 0.3], [1.0, 0.4, -0.8]])
+
+
+def incoming(T, out, v0: np.ndarray):
+    """The gradient fed to `out`: V for an elementwise result, a number for a loss."""
+    return T.tensor(v0 if out.dim() else np.array(v0[0, 1]), requires_grad=True)
+
+
+def graph_names(t) -> list[str]:
+    """The sorted node names of t's graph (an explicit stack; each node once)."""
+    seen: list = []
+    stack = [t.grad_fn]
+    while stack:
+        n = stack.pop()
+        if n is None or any(n is m for m in seen):
+            continue
+        seen.append(n)
+        stack.extend(f for f, _ in n.next_functions)
+    return sorted(n.name() for n in seen)
+
+
+def second(T, name: str, x0: np.ndarray, v0: np.ndarray) -> tuple:
+    """g = vjp(f, x, v) with create_graph; then d(g.u)/dx and d(g.u)/dv."""
+    x = T.tensor(x0, requires_grad=True)
+    out = OPS[name](T, x)
+    v = incoming(T, out, v0)
+    (g,) = T.autograd.grad(out, x, v, create_graph=True)
+    dx, dv = T.autograd.grad((g * T.tensor(U)).sum(), (x, v), allow_unused=True)
+    return g, dx, dv
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_second_derivatives_match_finite_differences(name: str) -> None:
+    g, dx, dv = second(dvtorch, name, X, V)
+
+    def first(x0: np.ndarray) -> np.ndarray:
+        x = dvtorch.tensor(x0, requires_grad=True)
+        out = OPS[name](dvtorch, x)
+        (gx,) = dvtorch.autograd.grad(out, x, incoming(dvtorch, out, V).detach())
+        return (gx.numpy() * U).sum()
+
+    eps = 1e-6
+    numeric = np.zeros_like(X)
+    for i in np.ndindex(X.shape):
+        hi, lo = X.copy(), X.copy()
+        hi[i] += eps
+        lo[i] -= eps
+        numeric[i] = (first(hi) - first(lo)) / (2 * eps)
+    zero = dx is None
+    np.testing.assert_allclose(0 if zero else dx.numpy(), numeric, atol=1e-6)
+
+    # g = J^T v is linear in v: d(g.u)/dv = J u, the derivative of f along u
+    def f(x0: np.ndarray) -> np.ndarray:
+        return OPS[name](dvtorch, dvtorch.tensor(x0)).numpy()
+
+    along = (f(X + eps * U) - f(X - eps * U)) / (2 * eps)
+    np.testing.assert_allclose(dv.numpy(), along, atol=1e-6)
+
+
+def test_mse_double_backward_through_the_target(rt) -> None:
+    # MAML-style: both sides of the loss require grad; d/d(target) of the first gradient
+    def run(T):
+        x = T.tensor(X, requires_grad=True)
+        t = T.tensor(TARGET, requires_grad=True)
+        (gx, gt) = T.autograd.grad(T.nn.functional.mse_loss(x, t), (x, t), create_graph=True)
+        second = T.autograd.grad((gx * T.tensor(U)).sum() + (gt * gt).sum(), (x, t))
+        return graph_names(gx), graph_names(gt), [d.numpy() for d in second]
+
+    (ours_x, ours_t, ours), (theirs_x, theirs_t, theirs) = run(dvtorch), run(rt)
+    assert (ours_x, ours_t) == (theirs_x, theirs_t)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-10)
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_same_nodes_and_values_as_torch(name: str, rt) -> None:
+    g, dx, dv = second(dvtorch, name, X, V)
+    tg, tdx, tdv = second(rt, name, X, V)
+    assert graph_names(g) == graph_names(tg)
+    assert type(g.grad_fn).__name__ == type(tg.grad_fn).__name__
+    assert (dx is None) == (tdx is None)
+    if dx is not None:
+        # (+ 0: torch's zero second derivative of abs is a ZeroTensor, which numpy() refuses)
+        np.testing.assert_allclose(dx.numpy(), (tdx + 0).numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(dv.numpy(), tdv.numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["tanh", "sigmoid", "gelu", "softplus", "elu"])
+def test_third_derivative_through_the_backward_node(name: str, rt) -> None:
+    # the *BackwardBackward0 node is itself differentiable: d/dx of d2/dx2
+    def third(T):
+        x = T.tensor(X, requires_grad=True)
+        (g,) = T.autograd.grad(OPS[name](T, x).sum(), x, create_graph=True)
+        (h,) = T.autograd.grad(g.sum(), x, create_graph=True)
+        (t3,) = T.autograd.grad(h.sum(), x)
+        return t3.numpy()
+
+    np.testing.assert_allclose(third(dvtorch), third(rt), rtol=1e-9, atol=1e-12)
+
+
+def test_gradient_penalty_through_leaky_relu_keeps_a_graph() -> None:
+    # WGAN-GP: the gradient of a LeakyReLU critic must itself require grad
+    x = dvtorch.tensor(X, requires_grad=True)
+    (g,) = dvtorch.autograd.grad(
+        dvtorch.nn.functional.leaky_relu(x, 0.2).sum(), x, create_graph=True
+    )
+    assert g.requires_grad and type(g.grad_fn).__name__ == "LeakyReluBackwardBackward0"
+    assert g.grad_fn._saved_negative_slope == 0.2
