@@ -14,8 +14,10 @@ from typing import Any
 import numpy as np
 
 from detachviz import torch as T
+from detachviz.engine.dtype import C_NAMES, SCALAR_NAMES
 from detachviz.engine.ops import activation as act
 from detachviz.engine.ops import loss as fused
+from detachviz.nn.reduction import legacy_reduction
 
 Tensor = Any  # annotation alias: the engine's Tensor, as the torch namespace exposes it
 
@@ -46,6 +48,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """y = x W^T + b, built as torch 2.13 builds it (at::linear): a 2-D input with bias is one
     `addmm(b, x, W.t())` (AddmmBackward0 over TBackward0); any other rank with bias is flattened
     to 2-D, addmm'd and viewed back (ViewBackward0 around it); without bias it is `matmul`."""
+    _check_linear_dtypes(input, weight, bias)
     if bias is None:
         return input.matmul(weight.t())
     if input.dim() == 2:
@@ -54,6 +57,26 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     batch = tuple(input.shape[:-1])
     out = T.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
     return out.view(*batch, weight.shape[0])
+
+
+def _check_linear_dtypes(input: Tensor, weight: Tensor, bias: Tensor | None) -> None:
+    """torch's matmul kernels refuse mixed dtypes (no promotion): a float64 batch through a
+    float32 layer is an error, with the message of the kernel torch's linear reaches."""
+    names = SCALAR_NAMES
+    if input.dtype is not weight.dtype:
+        a, b = input.dtype.name, weight.dtype.name
+        if bias is None:
+            raise RuntimeError(
+                f"expected m1 and m2 to have the same dtype, but got: {C_NAMES[a]} != {C_NAMES[b]}"
+            )
+        raise RuntimeError(
+            f"mat1 and mat2 must have the same dtype, but got {names[a]} and {names[b]}"
+        )
+    if bias is not None and bias.dtype is not weight.dtype:
+        raise RuntimeError(
+            f"self and mat2 must have the same dtype, but got {names[bias.dtype.name]} and "
+            f"{names[weight.dtype.name]}"
+        )
 
 
 # ---------------------------------------------------------------- activations
@@ -182,6 +205,7 @@ def mse_loss(
     weight: Tensor | None = None,
 ) -> Tensor:
     """Mean (or sum, or none) of (input - target)^2. torch's grad_fn is MseLossBackward0."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     if tuple(target.shape) != tuple(input.shape):
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
@@ -206,6 +230,7 @@ def l1_loss(
 ) -> Tensor:
     """Mean (or sum, or none) of |input - target|. NOTE: torch's at::l1_loss is a composite
     (sub, abs, then the reduction), so its grad_fn is MeanBackward0 / SumBackward0."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     return _reduce((input - target).abs(), reduction)
 
 
@@ -218,6 +243,7 @@ def binary_cross_entropy(
     reduction: str = "mean",
 ) -> Tensor:
     """-w (t log x + (1 - t) log(1 - x)); torch's grad_fn is BinaryCrossEntropyBackward0."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     enum = _reduction_enum(reduction)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(
@@ -239,6 +265,7 @@ def binary_cross_entropy_with_logits(
     pos_weight: Tensor | None = None,
 ) -> Tensor:
     """BCE on sigmoid(input), computed stably; BinaryCrossEntropyWithLogitsBackward0."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     enum = _reduction_enum(reduction)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(
@@ -262,6 +289,7 @@ def nll_loss(
 ) -> Tensor:
     """-input[n, target[n]], weighted, ignoring ignore_index; torch's grad_fn is NllLossBackward0.
     NOTE: 'mean' divides by the summed weights of the non-ignored targets, as torch does."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     enum = _reduction_enum(reduction)
     return fused.nll_loss_nd(input, target, weight, enum, ignore_index)
 
@@ -278,6 +306,7 @@ def cross_entropy(
 ) -> Tensor:
     """log_softmax over the class dim, then nll_loss (class-index targets) or the soft-label
     sum (probability targets), with torch's label smoothing."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _reduction_enum(reduction)
     cdim = _class_dim(input)
     n_classes = input.shape[cdim]
@@ -322,3 +351,197 @@ def _class_view(weight: Tensor, input: Tensor) -> Tensor:
     if input.dim() == 1:
         return weight
     return weight.reshape(1, -1, *([1] * (input.dim() - 2)))
+
+
+# ---------------------------------------------------------------- robust, divergence, distance
+# (smooth_l1_loss .. cosine_embedding_loss): torch's fused ops where torch has one
+# (SmoothL1LossBackward0, HuberLossBackward0, SoftMarginLossBackward0), otherwise the same
+# composite of ops torch's Python or C++ function builds, so the graphs carry torch's names.
+
+
+def _size_warning(input: Tensor, target: Tensor) -> None:
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def _broadcast_pair(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
+    """torch.broadcast_tensors for two: each operand expanded only if its shape changes."""
+    shape = tuple(np.broadcast_shapes(tuple(a.shape), tuple(b.shape)))
+    a = a if tuple(a.shape) == shape else a.expand(*shape)
+    b = b if tuple(b.shape) == shape else b.expand(*shape)
+    return a, b
+
+
+def _refuse_weight(name: str, weight: Any) -> None:
+    if weight is not None:
+        raise NotImplementedError(f"{name}(weight=...) is not supported by detachviz")
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """Squared below beta, linear above: SmoothL1LossBackward0 (beta=0 is l1_loss, as torch)."""
+    _size_warning(input, target)
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    enum = _reduction_enum(reduction)
+    x, t = _broadcast_pair(input, target)
+    if beta == 0.0:
+        return _reduce((x - t).abs(), reduction)
+    return fused.smooth_l1_loss(x, t, enum, beta)
+
+
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """0.5 d^2 below delta, delta (|d| - delta/2) above: HuberLossBackward0."""
+    _refuse_weight("huber_loss", weight)
+    _size_warning(input, target)
+    enum = _reduction_enum(reduction)
+    x, t = _broadcast_pair(input, target)
+    return fused.huber_loss(x, t, enum, delta)
+
+
+def soft_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """log(1 + exp(-y x)): SoftMarginLossBackward0 (the target is not differentiable)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    return fused.soft_margin_loss(input, target, _reduction_enum(reduction))
+
+
+_KL_MEAN_WARNING = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release."
+)
+
+
+def kl_div(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
+    """KL(target || exp(input)) pointwise, as torch's composite: target * (log target - input)
+    (xlogy(t, t) - t * input), or exp(t) * (t - input) with log_target; 'batchmean' is the sum
+    over the batch size."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce, reduction)
+    elif reduction == "mean":
+        warnings.warn(_KL_MEAN_WARNING, UserWarning, stacklevel=2)
+    inner = "sum" if reduction == "batchmean" else reduction
+    _reduction_enum(inner)
+    if log_target:
+        pointwise = target.exp() * (target - input)
+    else:
+        if target.requires_grad and T.is_grad_enabled():
+            raise NotImplementedError(
+                "kl_div with a target that requires grad (log_target=False) is not supported "
+                "by detachviz: detach the target"
+            )
+        t = np.asarray(target.tolist(), dtype=target.dtype.np)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            xlogy = np.where(t == 0, 0, t * np.log(np.where(t == 0, 1, t)))
+        pointwise = T.tensor(xlogy, dtype=target.dtype) - target * input
+    out = _reduce(pointwise, inner)
+    if reduction == "batchmean" and input.dim() != 0:
+        out = out / input.shape[0]
+    return out
+
+
+def normalize(
+    input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None
+) -> Tensor:
+    """input / max(||input||_p over dim, eps): DivBackward0 over ExpandBackward0, ClampMin,
+    LinalgVectorNorm, as torch builds it."""
+    if out is not None:
+        raise NotImplementedError("normalize(out=...) is not supported by detachviz")
+    denom = fused.clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)
+    return input / denom
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """sum((x1 / ||x1||) * (x2 / ||x2||)) over dim, each norm cloned and clamped at eps
+    without history, as torch's at::cosine_similarity."""
+    a, b = _broadcast_pair(x1, x2)
+
+    def unit(v: Tensor) -> Tensor:
+        n = v.norm(2, dim, keepdim=True).clone()
+        with T.no_grad():
+            n.clamp_(min=eps)
+        return v / n
+
+    return (unit(a) * unit(b)).sum(dim)
+
+
+def pairwise_distance(
+    x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
+) -> Tensor:
+    """||x1 - x2 + eps||_p over the last dim (torch's at::pairwise_distance: NormBackward1)."""
+    diff = fused.add_scalar(x1 - x2, eps)
+    return fused.norm_p_dim(diff, p, diff.dim() - 1, keepdim)
+
+
+def margin_ranking_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """max(0, -y (x1 - x2) + margin), reduced."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
+        )
+    loss = fused.clamp_min(fused.add_scalar(-target * (input1 - input2), margin), 0)
+    return _reduce(loss, reduction)
+
+
+def triplet_margin_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    margin: float = 1.0,
+    p: float = 2,
+    eps: float = 1e-06,
+    swap: bool = False,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """max(0, margin + d(a, p) - d(a, n)) with pairwise distances (the smaller of d(a, n)
+    and d(p, n) with swap)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = T.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce(fused.clamp_min(fused.add_scalar(d_pos, margin) - d_neg, 0), reduction)
