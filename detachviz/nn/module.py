@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from detachviz import torch as T
+from detachviz.nn.hooks import BackwardHook, RemovableHandle, add_hook
 from detachviz.nn.parameter import Parameter
+
+# torch's per-module hook dicts (hook id -> hook; the *_with_kwargs / *_always_called ones
+# mark ids), created by Module.__init__
+_HOOK_TABLES = (
+    "_forward_hooks",
+    "_forward_hooks_with_kwargs",
+    "_forward_hooks_always_called",
+    "_forward_pre_hooks",
+    "_forward_pre_hooks_with_kwargs",
+    "_backward_hooks",
+    "_backward_pre_hooks",
+    "_state_dict_hooks",
+    "_load_state_dict_pre_hooks",
+)
+_CALL_HOOKS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+_MIXED_BACKWARD_HOOKS = (
+    "Cannot use both regular backward hooks and full backward hooks on a single Module. "
+    "Please use only one of them."
+)
 
 
 def _addindent(text: str, spaces: int) -> str:
@@ -34,6 +55,10 @@ class Module:
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        for table in _HOOK_TABLES:
+            object.__setattr__(self, table, OrderedDict())
+        object.__setattr__(self, "_is_full_backward_hook", None)
 
     # ------------------------------------------------------------ calling
 
@@ -43,7 +68,119 @@ class Module:
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
+        d = self.__dict__
+        if not any(d.get(table) for table in _CALL_HOOKS):
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """torch's Module._call_impl order: forward pre hooks, the backward-hook wrapping of
+        the inputs, forward, forward hooks, the wrapping of the outputs, legacy backward
+        hooks on the output's grad_fn. always_call forward hooks also run if forward raises."""
+        called: set[int] = set()
+        try:
+            for hook_id, pre in list(self._forward_pre_hooks.items()):
+                if hook_id in self._forward_pre_hooks_with_kwargs:
+                    res = pre(self, args, kwargs)
+                    if res is not None:
+                        if not (isinstance(res, tuple) and len(res) == 2):
+                            raise RuntimeError(
+                                "forward pre-hook must return None or a tuple of "
+                                f"(new_args, new_kwargs), but got {res}."
+                            )
+                        args, kwargs = res
+                else:
+                    res = pre(self, args)
+                    if res is not None:
+                        args = res if isinstance(res, tuple) else (res,)
+            full = [h for h in self._backward_hooks.values() if self._is_full_backward_hook]
+            legacy = [h for h in self._backward_hooks.values() if not self._is_full_backward_hook]
+            pre_bw = list(self._backward_pre_hooks.values())
+            bw_hook = None
+            if full or pre_bw:
+                bw_hook = BackwardHook(self, full, pre_bw)
+                args = bw_hook.setup_input_hook(args)
+            result = self.forward(*args, **kwargs)
+            for hook_id, hook in list(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called:
+                    called.add(hook_id)
+                if hook_id in self._forward_hooks_with_kwargs:
+                    res = hook(self, args, kwargs, result)
+                else:
+                    res = hook(self, args, result)
+                if res is not None:
+                    result = res
+            if bw_hook is not None:
+                result = bw_hook.setup_output_hook(result)
+            if legacy:
+                _attach_legacy_backward_hooks(self, result, legacy)
+            return result
+        except Exception:
+            for hook_id, hook in list(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called and hook_id not in called:
+                    try:
+                        if hook_id in self._forward_hooks_with_kwargs:
+                            hook(self, args, kwargs, None)
+                        else:
+                            hook(self, args, None)
+                    except Exception as e:
+                        warnings.warn(
+                            "forward hook with ``always_call=True`` raised an exception that "
+                            f"was silenced as another error was raised in forward: {e}",
+                            stacklevel=2,
+                        )
+            raise
+
+    # ------------------------------------------------------------ hooks
+
+    def register_forward_pre_hook(
+        self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
+    ) -> RemovableHandle:
+        marks = (self._forward_pre_hooks_with_kwargs,) if with_kwargs else ()
+        return add_hook(self._forward_pre_hooks, hook, prepend, *marks)
+
+    def register_forward_hook(
+        self,
+        hook: Callable[..., Any],
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
+        always_call: bool = False,
+    ) -> RemovableHandle:
+        marks = []
+        if with_kwargs:
+            marks.append(self._forward_hooks_with_kwargs)
+        if always_call:
+            marks.append(self._forward_hooks_always_called)
+        # NOTE: the handle removes the id from both marker dicts, as torch's does
+        handle = add_hook(self._forward_hooks, hook, prepend, *marks)
+        handle._dicts = (
+            self._forward_hooks,
+            self._forward_hooks_with_kwargs,
+            self._forward_hooks_always_called,
+        )
+        return handle
+
+    def register_full_backward_pre_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        return add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def register_full_backward_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS)
+        object.__setattr__(self, "_is_full_backward_hook", True)
+        return add_hook(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """The deprecated form: a post hook on the output's grad_fn (torch's semantics: the
+        grads of that one node's inputs, not of the module's)."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS)
+        object.__setattr__(self, "_is_full_backward_hook", False)
+        return add_hook(self._backward_hooks, hook, False)
 
     # ------------------------------------------------------------ registration
 
@@ -360,6 +497,28 @@ class _IncompatibleKeys:
             f"_IncompatibleKeys(missing_keys={self.missing_keys}, "
             f"unexpected_keys={self.unexpected_keys})"
         )
+
+
+def _attach_legacy_backward_hooks(module: Module, result: Any, hooks: list[Any]) -> None:
+    """register_backward_hook's hooks go on the grad_fn of the first tensor of the result."""
+    var = result
+    while not isinstance(var, T.Tensor):
+        if isinstance(var, dict):
+            var = next(v for v in var.values() if isinstance(v, T.Tensor))
+        else:
+            var = var[0]
+    grad_fn = var.grad_fn
+    if grad_fn is None:
+        return
+    for hook in hooks:
+        grad_fn.register_hook(_bind_module(hook, module))
+
+
+def _bind_module(hook: Callable[..., Any], module: Module) -> Callable[..., Any]:
+    def wrapped(grad_input: Any, grad_output: Any) -> Any:
+        return hook(module, grad_input, grad_output)
+
+    return wrapped
 
 
 def _zero_grad(p: Any, set_to_none: bool) -> None:
