@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from detachviz import torch as T
@@ -198,6 +198,8 @@ class Module:
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Any, persistent: bool = True) -> None:
+        """A tensor saved with the module (state_dict, to()) but not a parameter;
+        persistent=False keeps it out of state_dict."""
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         _check_name(name, "buffer")
@@ -209,6 +211,10 @@ class Module:
                 "(torch Tensor or None required)"
             )
         self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name: str, module: Module | None) -> None:
         if module is not None and not isinstance(module, Module):
@@ -408,6 +414,22 @@ class Module:
     def double(self) -> Module:
         return self.to(T.float64)
 
+    def half(self) -> Module:
+        return self.to(T.float16)
+
+    def type(self, dst_type: Any) -> Module:
+        """Every parameter and buffer (floating or not) to `dst_type`, as torch's type()."""
+        if isinstance(dst_type, str):
+            raise NotImplementedError(
+                "Module.type with a type string is not supported by detachviz"
+            )
+        for module in self.modules():
+            for table in (module._parameters, module._buffers):
+                for value in table.values():
+                    if value is not None:
+                        value.data = T.tensor(value.tolist(), dtype=dst_type)
+        return self
+
     def cpu(self) -> Module:
         return self
 
@@ -421,43 +443,110 @@ class Module:
             _zero_grad(p, set_to_none)
 
     def state_dict(
-        self, destination: dict[str, Any] | None = None, prefix: str = "", keep_vars: bool = False
+        self,
+        *args: Any,
+        destination: dict[str, Any] | None = None,
+        prefix: str = "",
+        keep_vars: bool = False,
     ) -> dict[str, Any]:
-        """Parameters and buffers by dotted name; detached unless keep_vars (as torch)."""
-        out: dict[str, Any] = OrderedDict() if destination is None else destination
+        """Parameters and persistent buffers by dotted name (each module's own parameters,
+        then its buffers, then its children's), detached unless keep_vars, with torch's
+        `_metadata` (each module's version) on the OrderedDict."""
+        if args:
+            raise NotImplementedError(
+                "state_dict's positional arguments are deprecated in torch and not supported "
+                "by detachviz: pass destination=, prefix=, keep_vars= by keyword"
+            )
+        out: Any = OrderedDict() if destination is None else destination
+        metadata: Any = OrderedDict()
         # NOTE: no de-duplication here: a module registered twice is saved under both names
         walk = self.named_modules(prefix=prefix.rstrip("."), remove_duplicate=False)
         for module_prefix, module in walk:
+            metadata[module_prefix] = {"version": getattr(type(module), "_version", 1)}
             dot = module_prefix + ("." if module_prefix else "")
-            for table in ("_parameters", "_buffers"):
-                for key, value in getattr(module, table).items():
-                    if value is not None:
-                        out[dot + key] = value if keep_vars else value.detach()
+            for key, value in module._parameters.items():
+                if value is not None:
+                    out[dot + key] = value if keep_vars else value.detach()
+            skip = module.__dict__.get("_non_persistent_buffers_set", ())
+            for key, value in module._buffers.items():
+                if value is not None and key not in skip:
+                    out[dot + key] = value if keep_vars else value.detach()
+        if destination is None:
+            out._metadata = metadata
         return out
 
-    def load_state_dict(self, state_dict: dict[str, Any], strict: bool = True) -> Any:
+    def load_state_dict(
+        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
+    ) -> Any:
+        """Copy (or with assign, take) every tensor of `state_dict` into the parameter or
+        buffer of the same name; torch's missing / unexpected / size-mismatch errors."""
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
-        if strict and (missing or unexpected):
-            parts = []
-            if missing:
-                parts.append(
-                    "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing)
+        errors = []
+        for key, target in own.items():
+            if key not in state_dict:
+                continue
+            value = state_dict[key]
+            if not isinstance(value, T.Tensor):
+                errors.append(
+                    f'While copying the parameter named "{key}", expected torch.Tensor or '
+                    f"Tensor-like object from checkpoint but received {type(value)}"
                 )
+            elif tuple(value.shape) != tuple(target.shape):
+                errors.append(
+                    f"size mismatch for {key}: copying a param with shape {value.shape} from "
+                    f"checkpoint, the shape in current model is {target.shape}."
+                )
+        if strict:
             if unexpected:
                 keys = ", ".join(f'"{k}"' for k in unexpected)
-                parts.append("Unexpected key(s) in state_dict: " + keys)
+                errors.insert(0, f"Unexpected key(s) in state_dict: {keys}. ")
+            if missing:
+                keys = ", ".join(f'"{k}"' for k in missing)
+                errors.insert(0, f"Missing key(s) in state_dict: {keys}. ")
+        if errors:
             raise RuntimeError(
                 f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
-                + ".\n\t".join(parts)
-                + "."
+                + "\n\t".join(errors)
             )
-        with T.no_grad():
-            for key, target in own.items():
-                if key in state_dict:
-                    target.copy_(state_dict[key])
+        for key, target in own.items():
+            if key in state_dict:
+                _load_one(self, key, target, state_dict[key], assign)
         return _IncompatibleKeys(missing, unexpected)
+
+    def get_submodule(self, target: str) -> Module:
+        if target == "":
+            return self
+        module = self
+        for item in target.split("."):
+            if not hasattr(module, item):
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return module
+
+    def get_parameter(self, target: str) -> Parameter:
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target: str) -> Any:
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return getattr(module, name)
 
     # ------------------------------------------------------------ repr
 
@@ -497,6 +586,22 @@ class _IncompatibleKeys:
             f"_IncompatibleKeys(missing_keys={self.missing_keys}, "
             f"unexpected_keys={self.unexpected_keys})"
         )
+
+
+def _load_one(module: Module, key: str, target: Any, value: Any, assign: bool) -> None:
+    """One state_dict entry into its parameter or buffer: copied in place without history,
+    or with assign the given tensor itself (a Parameter keeps the old requires_grad)."""
+    if not assign:
+        with T.no_grad():
+            target.copy_(value)
+        return
+    path, _, name = key.rpartition(".")
+    owner = module.get_submodule(path)
+    if name in owner._parameters:
+        new = value if isinstance(value, Parameter) else Parameter(value, target.requires_grad)
+        owner._parameters[name] = new
+    else:
+        owner._buffers[name] = value
 
 
 def _attach_legacy_backward_hooks(module: Module, result: Any, hooks: list[Any]) -> None:
