@@ -328,7 +328,11 @@ class Module:
     def _named_members(
         self, table: str, prefix: str, recurse: bool, remove_duplicate: bool
     ) -> Iterator[tuple[str, Any]]:
-        walk = self.named_modules(prefix=prefix) if recurse else iter([(prefix, self)])
+        walk = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else iter([(prefix, self)])
+        )
         seen: set[int] = set()
         for module_prefix, module in walk:
             for key, value in getattr(module, table).items():
