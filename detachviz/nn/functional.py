@@ -204,21 +204,14 @@ def mse_loss(
     reduction: str = "mean",
     weight: Tensor | None = None,
 ) -> Tensor:
-    """Mean (or sum, or none) of (input - target)^2. torch's grad_fn is MseLossBackward0."""
+    """Mean (or sum, or none) of (input - target)^2. torch's grad_fn is MseLossBackward0;
+    weighted, torch's composite whose 'mean' divides by the summed weights."""
+    _size_warning(input, target)
     reduction = legacy_reduction(size_average, reduce, reduction)
-    if tuple(target.shape) != tuple(input.shape):
-        warnings.warn(
-            f"Using a target size ({target.shape}) that is different to the input size "
-            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.",
-            UserWarning,
-            stacklevel=2,
-        )
-    enum = _reduction_enum(reduction)
+    x, t = _broadcast_pair(input, target)
     if weight is None:
-        return fused.mse_loss(input, target, enum)
-    diff = input - target
-    return _reduce(diff * diff * weight, reduction)  # torch: a composite when weighted
+        return fused.mse_loss(x, t, _reduction_enum(reduction))
+    return _weighted_reduce((x - t).pow(2), weight, input, reduction, by_weight=True)
 
 
 def l1_loss(
@@ -227,11 +220,16 @@ def l1_loss(
     size_average: Any = None,
     reduce: Any = None,
     reduction: str = "mean",
+    weight: Tensor | None = None,
 ) -> Tensor:
     """Mean (or sum, or none) of |input - target|. NOTE: torch's at::l1_loss is a composite
     (sub, abs, then the reduction), so its grad_fn is MeanBackward0 / SumBackward0."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    return _reduce((input - target).abs(), reduction)
+    _size_warning(input, target)
+    x, t = _broadcast_pair(input, target)
+    if weight is None:
+        return _reduce((x - t).abs(), reduction)
+    return _weighted_reduce((x - t).abs(), weight, input, reduction, by_weight=True)
 
 
 def binary_cross_entropy(
@@ -291,6 +289,12 @@ def nll_loss(
     NOTE: 'mean' divides by the summed weights of the non-ignored targets, as torch does."""
     reduction = legacy_reduction(size_average, reduce, reduction)
     enum = _reduction_enum(reduction)
+    n_classes = input.shape[_class_dim(input)] if input.dim() else 0
+    if weight is not None and (weight.dim() != 1 or weight.shape[0] != n_classes):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {n_classes} classes or no classes "
+            f"but got weight tensor of shape: {list(weight.shape)}"
+        )
     return fused.nll_loss_nd(input, target, weight, enum, ignore_index)
 
 
@@ -308,6 +312,12 @@ def cross_entropy(
     sum (probability targets), with torch's label smoothing."""
     reduction = legacy_reduction(size_average, reduce, reduction)
     _reduction_enum(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(
+            f"label_smoothing must be between 0.0 and 1.0. Got: {float(label_smoothing):g}"
+        )
+    if target.dtype.is_floating_point and ignore_index != -100:
+        raise RuntimeError("ignore_index is not supported for floating point target")
     cdim = _class_dim(input)
     n_classes = input.shape[cdim]
     logp = log_softmax(input, cdim)
@@ -378,9 +388,21 @@ def _broadcast_pair(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
     return a, b
 
 
-def _refuse_weight(name: str, weight: Any) -> None:
-    if weight is not None:
-        raise NotImplementedError(f"{name}(weight=...) is not supported by detachviz")
+def _weighted_reduce(
+    errors: Tensor, weight: Tensor, input: Tensor, reduction: str, by_weight: bool
+) -> Tensor:
+    """torch's weighted pointwise losses: errors * weight, then 'sum', 'none', or 'mean' =
+    sum / sum(weight) (mse, l1) or the plain mean (huber)."""
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    loss = errors * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return T.sum(loss)
+    if reduction == "mean":
+        return T.sum(loss) / T.sum(weight) if by_weight else loss.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
 
 
 def smooth_l1_loss(
@@ -409,11 +431,12 @@ def huber_loss(
     weight: Tensor | None = None,
 ) -> Tensor:
     """0.5 d^2 below delta, delta (|d| - delta/2) above: HuberLossBackward0."""
-    _refuse_weight("huber_loss", weight)
     _size_warning(input, target)
-    enum = _reduction_enum(reduction)
     x, t = _broadcast_pair(input, target)
-    return fused.huber_loss(x, t, enum, delta)
+    if weight is None:
+        return fused.huber_loss(x, t, _reduction_enum(reduction), delta)
+    errors = fused.huber_loss(x, t, 0, delta)
+    return _weighted_reduce(errors, weight, input, reduction, by_weight=False)
 
 
 def soft_margin_loss(

@@ -388,14 +388,27 @@ class Module:
         return self.train(False)
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
-        """Devices are all "cpu" here, so only a floating dtype changes anything: floating
-        parameters and buffers are converted in place (the same Parameter objects, as torch)."""
+        """to(device), to(dtype), to(device, dtype), to(tensor), with non_blocking= and
+        memory_format= accepted. Only the CPU exists: another device raises (CPU-only torch's
+        AssertionError for cuda). A floating dtype converts floating parameters and buffers
+        in place (the same Parameter objects, as torch)."""
+        allowed = {"device", "dtype", "non_blocking", "memory_format", "tensor", "copy"}
+        for key in kwargs:
+            if key not in allowed:
+                raise TypeError(f"to() received an invalid combination of arguments - got {key}=")
         dtype = kwargs.get("dtype")
+        refuse_non_cpu(kwargs.get("device"))
         for a in (*args, kwargs.get("tensor")):
             if isinstance(a, T.dtype):
                 dtype = a
             elif isinstance(a, T.Tensor):
                 dtype = a.dtype
+            elif isinstance(a, (str, T.device)):
+                refuse_non_cpu(a)
+            elif a is not None and not isinstance(a, bool):
+                raise TypeError(
+                    f"to() received an invalid combination of arguments - got ({type(a).__name__})"
+                )
         if dtype is None:
             return self
         if not dtype.is_floating_point:
@@ -410,6 +423,10 @@ class Module:
                         # NOTE: set through the .data setter from a fresh copy of the values:
                         # reading `.data` would record a cut in the trace
                         value.data = T.tensor(value.tolist(), dtype=dtype)
+        return self
+
+    def cuda(self, device: Any = None) -> Module:
+        refuse_non_cpu("cuda")
         return self
 
     def float(self) -> Module:
@@ -457,10 +474,19 @@ class Module:
         then its buffers, then its children's), detached unless keep_vars, with torch's
         `_metadata` (each module's version) on the OrderedDict."""
         if args:
-            raise NotImplementedError(
-                "state_dict's positional arguments are deprecated in torch and not supported "
-                "by detachviz: pass destination=, prefix=, keep_vars= by keyword"
+            warnings.warn(
+                "Positional args are being deprecated, use kwargs instead. Refer to "
+                "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
+                "#torch.nn.Module.state_dict for details.",
+                FutureWarning,
+                stacklevel=2,
             )
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == "":
+                prefix = args[1]
+            if len(args) > 2 and keep_vars is False:
+                keep_vars = args[2]
         out: Any = OrderedDict() if destination is None else destination
         metadata: Any = OrderedDict()
         # NOTE: no de-duplication here: a module registered twice is saved under both names
@@ -590,6 +616,21 @@ class _IncompatibleKeys:
             f"_IncompatibleKeys(missing_keys={self.missing_keys}, "
             f"unexpected_keys={self.unexpected_keys})"
         )
+
+
+def refuse_non_cpu(device: Any) -> None:
+    """Devices other than the CPU do not exist here: cuda raises what CPU-only torch raises,
+    any other device is refused in one line."""
+    if device is None or isinstance(device, int):
+        if isinstance(device, int):
+            raise AssertionError("Torch not compiled with CUDA enabled")
+        return
+    kind = str(device).split(":")[0]
+    if kind == "cpu":
+        return
+    if kind == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    raise NotImplementedError(f"device '{kind}' is not supported by detachviz (only the CPU)")
 
 
 def _load_one(module: Module, key: str, target: Any, value: Any, assign: bool) -> None:
