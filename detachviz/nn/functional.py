@@ -322,38 +322,50 @@ def cross_entropy(
     n_classes = input.shape[cdim]
     logp = log_softmax(input, cdim)
     if target.dtype.is_floating_point:  # probabilities, same shape as input
-        if label_smoothing > 0:
-            target = target * (1 - label_smoothing) + label_smoothing / n_classes
-        per_class = logp * target
-        if weight is not None:
-            per_class = per_class * _class_view(weight, input)
-        loss = -per_class.sum(cdim)
-        if reduction == "mean":
-            # NOTE: soft targets average over the batch elements, not over weights
-            return loss.sum() / float(max(1, loss.numel()))
-        return _reduce(loss, reduction)
+        return _cross_entropy_soft(logp, target, weight, reduction, label_smoothing)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing <= 0:
         return nll
-    # smoothing: (1 - eps) * nll + eps/C * sum_c -logp[c] (weighted, ignored targets masked)
-    t = np.asarray(target.tolist(), dtype=np.int64)
-    keep = np.expand_dims((t != ignore_index).astype(np.float64), cdim)
-    per_class = logp * T.tensor(keep, dtype=input.dtype)
-    if weight is not None:
-        per_class = per_class * _class_view(weight, input)
+    # torch's smoothing term: -sum_c logp[c] (* weight[c]) per element, zeroed in place where
+    # the target is ignored, reduced ('mean' divides by the count or the summed weights of
+    # the kept targets), then mixed in with two mul.Scalar nodes (MulBackward1)
+    per_class = logp if weight is None else logp * _class_view(weight, input)
     smooth = -per_class.sum(cdim)
+    t = np.asarray(target.tolist(), dtype=np.int64)
+    ignored = t == ignore_index
+    smooth.masked_fill_(T.tensor(ignored), 0.0)
     if reduction == "mean":
         if weight is None:
-            denom = float(keep.sum())
+            denom = T.tensor(int((~ignored).sum()))
         else:
-            w = np.asarray(weight.tolist(), dtype=np.float64)
-            denom = float(
-                np.where(t != ignore_index, w[np.where(t == ignore_index, 0, t)], 0).sum()
-            )
+            w = np.asarray(weight.tolist(), dtype=weight.dtype.np)
+            denom = T.tensor(w[t[~ignored]].sum(), dtype=weight.dtype)
         smooth = smooth.sum() / denom
     else:
         smooth = _reduce(smooth, reduction)
-    return nll * (1 - label_smoothing) + smooth * (label_smoothing / n_classes)
+    kept = fused.mul_scalar(nll, 1 - label_smoothing)
+    return kept + fused.mul_scalar(smooth, label_smoothing / n_classes)
+
+
+def _cross_entropy_soft(
+    logp: Tensor, target: Tensor, weight: Tensor | None, reduction: str, smoothing: float
+) -> Tensor:
+    """torch's probability-target cross entropy: -(logp * target [* weight]) summed ('sum'),
+    over the class dim ('none') or summed and divided by the batch elements ('mean', as
+    div.Scalar: DivBackward1); a smoothed target mixes in the uniform distribution."""
+    cdim = _class_dim(logp)
+    n_classes = logp.shape[cdim]
+    if smoothing > 0:
+        target = target * (1 - smoothing) + smoothing / n_classes
+    prod = logp * target
+    if weight is not None:
+        prod = prod * _class_view(weight, logp)
+    if reduction == "none":
+        return -prod.sum(cdim)
+    total = -prod.sum()
+    if reduction == "sum":
+        return total
+    return fused.div_scalar(total, logp.numel() // n_classes)
 
 
 def _class_view(weight: Tensor, input: Tensor) -> Tensor:

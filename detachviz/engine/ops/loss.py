@@ -661,3 +661,26 @@ def add_scalar(x: Tensor, other: float) -> Tensor:
     """at::add(x, other) with a number `other` (AddBackward1)."""
     data = np.asarray(x._data + x._data.dtype.type(other), dtype=x._data.dtype)
     return apply(ADD_SCALAR, "add", (x,), data, x._dtype)
+
+
+# NOTE: ATen's composites divide by a number through div.Scalar: DivBackward1 saving `other`
+DIV_SCALAR = node_class("DivBackward1", (lambda k, g, s, a: g / a.other,), attrs=("other",))
+set_jvp(DIV_SCALAR, (lambda t, p, o, a: t / a.other,))
+
+
+def div_scalar(x: Tensor, other: float) -> Tensor:
+    """at::div(x, other) with a number `other` (DivBackward1)."""
+    with np.errstate(all="ignore"):
+        data = np.asarray(x._data / x._data.dtype.type(other), dtype=x._data.dtype)
+    return apply(DIV_SCALAR, "div", (x,), data, x._dtype, (other,))
+
+
+# NOTE: and multiply by a number through mul.Scalar: MulBackward1 saving `other`
+MUL_SCALAR = node_class("MulBackward1", (lambda k, g, s, a: g * a.other,), attrs=("other",))
+set_jvp(MUL_SCALAR, (lambda t, p, o, a: t * a.other,))
+
+
+def mul_scalar(x: Tensor, other: float) -> Tensor:
+    """at::mul(x, other) with a number `other` (MulBackward1)."""
+    data = np.asarray(x._data * x._data.dtype.type(other), dtype=x._data.dtype)
+    return apply(MUL_SCALAR, "mul", (x,), data, x._dtype, (other,))

@@ -22,7 +22,9 @@ log.clear()
 lin(x)
 print(log, len(lin._forward_hooks), len(lin._forward_pre_hooks))
 lin.register_forward_pre_hook(lambda m, a, k: ((), {"input": k["input"] + 1}), with_kwargs=True)
-lin.register_forward_hook(lambda m, a, k, o: print("kw", sorted(k), tuple(o.shape)), with_kwargs=True)
+lin.register_forward_hook(
+    lambda m, a, k, o: print("kw", sorted(k), tuple(o.shape)), with_kwargs=True
+)
 out = lin(input=x)
 print(torch.allclose(out, lin.forward(x + 1)))
 with lin.register_forward_hook(lambda m, i, o: print("ctx")):

@@ -11,8 +11,13 @@ seen = []
 
 
 def hook(m, gin, gout):
-    seen.append((type(m).__name__, [None if g is None else tuple(g.shape) for g in gin],
-                 [tuple(g.shape) for g in gout]))
+    seen.append(
+        (
+            type(m).__name__,
+            [None if g is None else tuple(g.shape) for g in gin],
+            [tuple(g.shape) for g in gout],
+        )
+    )
 
 
 for layer in model:

@@ -4,8 +4,11 @@ import torch.nn as nn
 
 torch.manual_seed(0)
 layer = nn.Linear(3, 2)
-for x in (torch.randn(4, 3, dtype=torch.float64), torch.randn(3, dtype=torch.float64),
-          torch.ones(2, 3, dtype=torch.long)):
+for x in (
+    torch.randn(4, 3, dtype=torch.float64),
+    torch.randn(3, dtype=torch.float64),
+    torch.ones(2, 3, dtype=torch.long),
+):
     try:
         layer(x)
     except RuntimeError as e:
