@@ -18,9 +18,8 @@ sd = net.state_dict()
 print(list(sd), type(sd).__name__)
 print(sd._metadata)
 print([n for n, _ in net.named_buffers()])
-print(
-    sd["body.0.weight"].requires_grad, net.state_dict(keep_vars=True)["body.0.weight"].requires_grad
-)
+kept = net.state_dict(keep_vars=True)
+print(sd["body.0.weight"].requires_grad, kept["body.0.weight"].requires_grad)
 print(net.load_state_dict(sd))
 res = net.load_state_dict({"body.0.weight": torch.zeros(3, 2), "junk": torch.ones(1)}, strict=False)
 print(res)

@@ -18,9 +18,8 @@ for step in range(5):
     opt.zero_grad()
     loss.backward()
     opt.step()
-    print(
-        f"step {step} loss {loss.item():.4f} diag {(z1 * z2).sum(1).mean() / temperature.item():.4f}"
-    )
+    diag = ((z1 * z2).sum(1).mean() / temperature).item()
+    print(f"step {step} loss {loss.item():.4f} diag {diag:.4f}")
 print(type(z1.grad_fn).__name__, [round(v, 4) for v in z1.norm(dim=1)[:3].tolist()])
 sim = F.cosine_similarity(z1[:4], z2[:4])
 print([round(v, 4) for v in sim.tolist()])

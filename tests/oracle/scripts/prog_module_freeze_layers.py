@@ -20,9 +20,8 @@ for epoch in range(4):
     loss = criterion(model(x), labels)
     loss.backward()
     opt.step()
-    print(
-        f"epoch {epoch}: loss={loss.item():.4f} head.grad={head.weight.grad.abs().sum().item():.4f}"
-    )
+    head_grad = head.weight.grad.abs().sum().item()
+    print(f"epoch {epoch}: loss={loss.item():.4f} head.grad={head_grad:.4f}")
 print("backbone unchanged:", torch.equal(before, backbone[0].weight))
 print("backbone grad:", backbone[0].weight.grad)
 backbone[2].requires_grad_(True)
