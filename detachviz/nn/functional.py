@@ -295,6 +295,11 @@ def nll_loss(
             f"weight tensor should be defined either for all {n_classes} classes or no classes "
             f"but got weight tensor of shape: {list(weight.shape)}"
         )
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(
+            f"expected scalar type {SCALAR_NAMES[input.dtype.name]} but found "
+            f"{SCALAR_NAMES[weight.dtype.name]}"
+        )
     return fused.nll_loss_nd(input, target, weight, enum, ignore_index)
 
 
@@ -356,7 +361,7 @@ def _cross_entropy_soft(
     cdim = _class_dim(logp)
     n_classes = logp.shape[cdim]
     if smoothing > 0:
-        target = target * (1 - smoothing) + smoothing / n_classes
+        target = fused.add_scalar(fused.mul_scalar(target, 1 - smoothing), smoothing / n_classes)
     prod = logp * target
     if weight is not None:
         prod = prod * _class_view(weight, logp)

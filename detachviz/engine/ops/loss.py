@@ -462,7 +462,11 @@ def _piecewise(d: Any, inside: Any, scale: float, outside: Any) -> Any:
     """d * scale where `inside`, the constant `outside` elsewhere (masks are constants, so the
     same expression is differentiable when d is a Tensor)."""
     dt = _plain(d).dtype
-    return d * (inside * scale).astype(dt) + np.where(inside, 0, outside).astype(dt)
+    m = (inside * scale).astype(dt)
+    c = np.where(inside, 0, outside).astype(dt)
+    if isinstance(d, Tensor):
+        return d * wrap(m, d._dtype) + wrap(c, d._dtype)
+    return d * m + c
 
 
 def _smooth_l1_d(d: Any, beta: float) -> Any:
