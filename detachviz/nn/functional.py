@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from detachviz import torch as T
-from detachviz.engine.dtype import C_NAMES, SCALAR_NAMES
+from detachviz.engine.dtype import SCALAR_NAMES
 from detachviz.engine.ops import activation as act
 from detachviz.engine.ops import loss as fused
 from detachviz.nn.reduction import legacy_reduction
@@ -48,7 +48,6 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """y = x W^T + b, built as torch 2.13 builds it (at::linear): a 2-D input with bias is one
     `addmm(b, x, W.t())` (AddmmBackward0 over TBackward0); any other rank with bias is flattened
     to 2-D, addmm'd and viewed back (ViewBackward0 around it); without bias it is `matmul`."""
-    _check_linear_dtypes(input, weight, bias)
     if bias is None:
         return input.matmul(weight.t())
     if input.dim() == 2:
@@ -57,26 +56,6 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     batch = tuple(input.shape[:-1])
     out = T.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
     return out.view(*batch, weight.shape[0])
-
-
-def _check_linear_dtypes(input: Tensor, weight: Tensor, bias: Tensor | None) -> None:
-    """torch's matmul kernels refuse mixed dtypes (no promotion): a float64 batch through a
-    float32 layer is an error, with the message of the kernel torch's linear reaches."""
-    names = SCALAR_NAMES
-    if input.dtype is not weight.dtype:
-        a, b = input.dtype.name, weight.dtype.name
-        if bias is None:
-            raise RuntimeError(
-                f"expected m1 and m2 to have the same dtype, but got: {C_NAMES[a]} != {C_NAMES[b]}"
-            )
-        raise RuntimeError(
-            f"mat1 and mat2 must have the same dtype, but got {names[a]} and {names[b]}"
-        )
-    if bias is not None and bias.dtype is not weight.dtype:
-        raise RuntimeError(
-            f"self and mat2 must have the same dtype, but got {names[bias.dtype.name]} and "
-            f"{names[weight.dtype.name]}"
-        )
 
 
 # ---------------------------------------------------------------- activations
