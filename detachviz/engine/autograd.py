@@ -339,6 +339,8 @@ def _loop_np(
             grads = None
         elif node._custom is not None:
             grads = node._custom(node, g, False)
+            if node._hooks:
+                grads = _run_post_hooks(node, grads, g, False)
             if node._saved and not retain_graph:
                 node._saved = None  # as the general loop does (custom Functions save here)
         else:

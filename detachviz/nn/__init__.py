@@ -18,10 +18,24 @@ from detachviz.nn.activation import (
     Tanh,
 )
 from detachviz.nn.container import ModuleList, Sequential
+from detachviz.nn.distance import CosineSimilarity, PairwiseDistance  # module helper's block
 from detachviz.nn.dropout import Dropout
 from detachviz.nn.flatten import Flatten, Unflatten
 from detachviz.nn.linear import Identity, Linear
-from detachviz.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
+from detachviz.nn.loss import (  # module helper's block
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MarginRankingLoss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+)
 from detachviz.nn.module import Module
 from detachviz.nn.parameter import Parameter
 
@@ -54,4 +68,14 @@ __all__ = [
     "Unflatten",
     "functional",
     "init",
+    # module helper's block
+    "CosineSimilarity",
+    "HuberLoss",
+    "KLDivLoss",
+    "L1Loss",
+    "MarginRankingLoss",
+    "PairwiseDistance",
+    "SmoothL1Loss",
+    "SoftMarginLoss",
+    "TripletMarginLoss",
 ]

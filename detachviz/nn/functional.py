@@ -14,8 +14,10 @@ from typing import Any
 import numpy as np
 
 from detachviz import torch as T
+from detachviz.engine.dtype import SCALAR_NAMES
 from detachviz.engine.ops import activation as act
 from detachviz.engine.ops import loss as fused
+from detachviz.nn.reduction import legacy_reduction
 
 Tensor = Any  # annotation alias: the engine's Tensor, as the torch namespace exposes it
 
@@ -181,20 +183,14 @@ def mse_loss(
     reduction: str = "mean",
     weight: Tensor | None = None,
 ) -> Tensor:
-    """Mean (or sum, or none) of (input - target)^2. torch's grad_fn is MseLossBackward0."""
-    if tuple(target.shape) != tuple(input.shape):
-        warnings.warn(
-            f"Using a target size ({target.shape}) that is different to the input size "
-            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
-            "Please ensure they have the same size.",
-            UserWarning,
-            stacklevel=2,
-        )
-    enum = _reduction_enum(reduction)
+    """Mean (or sum, or none) of (input - target)^2. torch's grad_fn is MseLossBackward0;
+    weighted, torch's composite whose 'mean' divides by the summed weights."""
+    _size_warning(input, target)
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    x, t = _broadcast_pair(input, target)
     if weight is None:
-        return fused.mse_loss(input, target, enum)
-    diff = input - target
-    return _reduce(diff * diff * weight, reduction)  # torch: a composite when weighted
+        return fused.mse_loss(x, t, _reduction_enum(reduction))
+    return _weighted_reduce((x - t).pow(2), weight, input, reduction, by_weight=True)
 
 
 def l1_loss(
@@ -203,10 +199,16 @@ def l1_loss(
     size_average: Any = None,
     reduce: Any = None,
     reduction: str = "mean",
+    weight: Tensor | None = None,
 ) -> Tensor:
     """Mean (or sum, or none) of |input - target|. NOTE: torch's at::l1_loss is a composite
     (sub, abs, then the reduction), so its grad_fn is MeanBackward0 / SumBackward0."""
-    return _reduce((input - target).abs(), reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _size_warning(input, target)
+    x, t = _broadcast_pair(input, target)
+    if weight is None:
+        return _reduce((x - t).abs(), reduction)
+    return _weighted_reduce((x - t).abs(), weight, input, reduction, by_weight=True)
 
 
 def binary_cross_entropy(
@@ -218,6 +220,7 @@ def binary_cross_entropy(
     reduction: str = "mean",
 ) -> Tensor:
     """-w (t log x + (1 - t) log(1 - x)); torch's grad_fn is BinaryCrossEntropyBackward0."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     enum = _reduction_enum(reduction)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(
@@ -239,6 +242,7 @@ def binary_cross_entropy_with_logits(
     pos_weight: Tensor | None = None,
 ) -> Tensor:
     """BCE on sigmoid(input), computed stably; BinaryCrossEntropyWithLogitsBackward0."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     enum = _reduction_enum(reduction)
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(
@@ -262,7 +266,19 @@ def nll_loss(
 ) -> Tensor:
     """-input[n, target[n]], weighted, ignoring ignore_index; torch's grad_fn is NllLossBackward0.
     NOTE: 'mean' divides by the summed weights of the non-ignored targets, as torch does."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     enum = _reduction_enum(reduction)
+    n_classes = input.shape[_class_dim(input)] if input.dim() else 0
+    if weight is not None and (weight.dim() != 1 or weight.shape[0] != n_classes):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {n_classes} classes or no classes "
+            f"but got weight tensor of shape: {list(weight.shape)}"
+        )
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(
+            f"expected scalar type {SCALAR_NAMES[input.dtype.name]} but found "
+            f"{SCALAR_NAMES[weight.dtype.name]}"
+        )
     return fused.nll_loss_nd(input, target, weight, enum, ignore_index)
 
 
@@ -278,43 +294,62 @@ def cross_entropy(
 ) -> Tensor:
     """log_softmax over the class dim, then nll_loss (class-index targets) or the soft-label
     sum (probability targets), with torch's label smoothing."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _reduction_enum(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(
+            f"label_smoothing must be between 0.0 and 1.0. Got: {float(label_smoothing):g}"
+        )
+    if target.dtype.is_floating_point and ignore_index != -100:
+        raise RuntimeError("ignore_index is not supported for floating point target")
     cdim = _class_dim(input)
     n_classes = input.shape[cdim]
     logp = log_softmax(input, cdim)
     if target.dtype.is_floating_point:  # probabilities, same shape as input
-        if label_smoothing > 0:
-            target = target * (1 - label_smoothing) + label_smoothing / n_classes
-        per_class = logp * target
-        if weight is not None:
-            per_class = per_class * _class_view(weight, input)
-        loss = -per_class.sum(cdim)
-        if reduction == "mean":
-            # NOTE: soft targets average over the batch elements, not over weights
-            return loss.sum() / float(max(1, loss.numel()))
-        return _reduce(loss, reduction)
+        return _cross_entropy_soft(logp, target, weight, reduction, label_smoothing)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing <= 0:
         return nll
-    # smoothing: (1 - eps) * nll + eps/C * sum_c -logp[c] (weighted, ignored targets masked)
-    t = np.asarray(target.tolist(), dtype=np.int64)
-    keep = np.expand_dims((t != ignore_index).astype(np.float64), cdim)
-    per_class = logp * T.tensor(keep, dtype=input.dtype)
-    if weight is not None:
-        per_class = per_class * _class_view(weight, input)
+    # torch's smoothing term: -sum_c logp[c] (* weight[c]) per element, zeroed in place where
+    # the target is ignored, reduced ('mean' divides by the count or the summed weights of
+    # the kept targets), then mixed in with two mul.Scalar nodes (MulBackward1)
+    per_class = logp if weight is None else logp * _class_view(weight, input)
     smooth = -per_class.sum(cdim)
+    t = np.asarray(target.tolist(), dtype=np.int64)
+    ignored = t == ignore_index
+    smooth.masked_fill_(T.tensor(ignored), 0.0)
     if reduction == "mean":
         if weight is None:
-            denom = float(keep.sum())
+            denom = T.tensor(int((~ignored).sum()))
         else:
-            w = np.asarray(weight.tolist(), dtype=np.float64)
-            denom = float(
-                np.where(t != ignore_index, w[np.where(t == ignore_index, 0, t)], 0).sum()
-            )
+            w = np.asarray(weight.tolist(), dtype=weight.dtype.np)
+            denom = T.tensor(w[t[~ignored]].sum(), dtype=weight.dtype)
         smooth = smooth.sum() / denom
     else:
         smooth = _reduce(smooth, reduction)
-    return nll * (1 - label_smoothing) + smooth * (label_smoothing / n_classes)
+    kept = fused.mul_scalar(nll, 1 - label_smoothing)
+    return kept + fused.mul_scalar(smooth, label_smoothing / n_classes)
+
+
+def _cross_entropy_soft(
+    logp: Tensor, target: Tensor, weight: Tensor | None, reduction: str, smoothing: float
+) -> Tensor:
+    """torch's probability-target cross entropy: -(logp * target [* weight]) summed ('sum'),
+    over the class dim ('none') or summed and divided by the batch elements ('mean', as
+    div.Scalar: DivBackward1); a smoothed target mixes in the uniform distribution."""
+    cdim = _class_dim(logp)
+    n_classes = logp.shape[cdim]
+    if smoothing > 0:
+        target = fused.add_scalar(fused.mul_scalar(target, 1 - smoothing), smoothing / n_classes)
+    prod = logp * target
+    if weight is not None:
+        prod = prod * _class_view(weight, logp)
+    if reduction == "none":
+        return -prod.sum(cdim)
+    total = -prod.sum()
+    if reduction == "sum":
+        return total
+    return fused.div_scalar(total, logp.numel() // n_classes)
 
 
 def _class_view(weight: Tensor, input: Tensor) -> Tensor:
@@ -322,3 +357,210 @@ def _class_view(weight: Tensor, input: Tensor) -> Tensor:
     if input.dim() == 1:
         return weight
     return weight.reshape(1, -1, *([1] * (input.dim() - 2)))
+
+
+# ---------------------------------------------------------------- robust, divergence, distance
+# (smooth_l1_loss .. cosine_embedding_loss): torch's fused ops where torch has one
+# (SmoothL1LossBackward0, HuberLossBackward0, SoftMarginLossBackward0), otherwise the same
+# composite of ops torch's Python or C++ function builds, so the graphs carry torch's names.
+
+
+def _size_warning(input: Tensor, target: Tensor) -> None:
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def _broadcast_pair(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
+    """torch.broadcast_tensors for two: each operand expanded only if its shape changes."""
+    shape = tuple(np.broadcast_shapes(tuple(a.shape), tuple(b.shape)))
+    a = a if tuple(a.shape) == shape else a.expand(*shape)
+    b = b if tuple(b.shape) == shape else b.expand(*shape)
+    return a, b
+
+
+def _weighted_reduce(
+    errors: Tensor, weight: Tensor, input: Tensor, reduction: str, by_weight: bool
+) -> Tensor:
+    """torch's weighted pointwise losses: errors * weight, then 'sum', 'none', or 'mean' =
+    sum / sum(weight) (mse, l1) or the plain mean (huber)."""
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    loss = errors * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return T.sum(loss)
+    if reduction == "mean":
+        return T.sum(loss) / T.sum(weight) if by_weight else loss.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """Squared below beta, linear above: SmoothL1LossBackward0 (beta=0 is l1_loss, as torch)."""
+    _size_warning(input, target)
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    enum = _reduction_enum(reduction)
+    x, t = _broadcast_pair(input, target)
+    if beta == 0.0:
+        return _reduce((x - t).abs(), reduction)
+    return fused.smooth_l1_loss(x, t, enum, beta)
+
+
+def huber_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """0.5 d^2 below delta, delta (|d| - delta/2) above: HuberLossBackward0."""
+    _size_warning(input, target)
+    x, t = _broadcast_pair(input, target)
+    if weight is None:
+        return fused.huber_loss(x, t, _reduction_enum(reduction), delta)
+    errors = fused.huber_loss(x, t, 0, delta)
+    return _weighted_reduce(errors, weight, input, reduction, by_weight=False)
+
+
+def soft_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """log(1 + exp(-y x)): SoftMarginLossBackward0 (the target is not differentiable)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    return fused.soft_margin_loss(input, target, _reduction_enum(reduction))
+
+
+_KL_MEAN_WARNING = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release."
+)
+
+
+def kl_div(
+    input: Tensor,
+    target: Tensor,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
+    """KL(target || exp(input)) pointwise, as torch's composite: target * (log target - input)
+    (xlogy(t, t) - t * input), or exp(t) * (t - input) with log_target; 'batchmean' is the sum
+    over the batch size."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce, reduction)
+    elif reduction == "mean":
+        warnings.warn(_KL_MEAN_WARNING, UserWarning, stacklevel=2)
+    inner = "sum" if reduction == "batchmean" else reduction
+    _reduction_enum(inner)
+    if log_target:
+        pointwise = target.exp() * (target - input)
+    else:
+        if target.requires_grad and T.is_grad_enabled():
+            raise NotImplementedError(
+                "kl_div with a target that requires grad (log_target=False) is not supported "
+                "by detachviz: detach the target"
+            )
+        t = np.asarray(target.tolist(), dtype=target.dtype.np)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            xlogy = np.where(t == 0, 0, t * np.log(np.where(t == 0, 1, t)))
+        pointwise = T.tensor(xlogy, dtype=target.dtype) - target * input
+    out = _reduce(pointwise, inner)
+    if reduction == "batchmean" and input.dim() != 0:
+        out = out / input.shape[0]
+    return out
+
+
+def normalize(
+    input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Any = None
+) -> Tensor:
+    """input / max(||input||_p over dim, eps): DivBackward0 over ExpandBackward0, ClampMin,
+    LinalgVectorNorm, as torch builds it."""
+    if out is not None:
+        raise NotImplementedError("normalize(out=...) is not supported by detachviz")
+    denom = fused.clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)
+    return input / denom
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """sum((x1 / ||x1||) * (x2 / ||x2||)) over dim, each norm cloned and clamped at eps
+    without history, as torch's at::cosine_similarity."""
+    a, b = _broadcast_pair(x1, x2)
+
+    def unit(v: Tensor) -> Tensor:
+        n = v.norm(2, dim, keepdim=True).clone()
+        with T.no_grad():
+            n.clamp_(min=eps)
+        return v / n
+
+    return (unit(a) * unit(b)).sum(dim)
+
+
+def pairwise_distance(
+    x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
+) -> Tensor:
+    """||x1 - x2 + eps||_p over the last dim (torch's at::pairwise_distance: NormBackward1)."""
+    diff = fused.add_scalar(x1 - x2, eps)
+    return fused.norm_p_dim(diff, p, diff.dim() - 1, keepdim)
+
+
+def margin_ranking_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """max(0, -y (x1 - x2) + margin), reduced."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
+        )
+    loss = fused.clamp_min(fused.add_scalar(-target * (input1 - input2), margin), 0)
+    return _reduce(loss, reduction)
+
+
+def triplet_margin_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    margin: float = 1.0,
+    p: float = 2,
+    eps: float = 1e-06,
+    swap: bool = False,
+    size_average: Any = None,
+    reduce: Any = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """max(0, margin + d(a, p) - d(a, n)) with pairwise distances (the smaller of d(a, n)
+    and d(p, n) with swap)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = T.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce(fused.clamp_min(fused.add_scalar(d_pos, margin) - d_neg, 0), reduction)

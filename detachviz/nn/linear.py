@@ -8,7 +8,7 @@ from typing import Any
 from detachviz import torch as T
 from detachviz.nn import functional as F
 from detachviz.nn import init
-from detachviz.nn.module import Module
+from detachviz.nn.module import Module, refuse_non_cpu
 from detachviz.nn.parameter import Parameter
 
 
@@ -32,6 +32,7 @@ class Linear(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         self.in_features = in_features
         self.out_features = out_features
         kwargs = {} if dtype is None else {"dtype": dtype}

@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from detachviz import torch as T
+from detachviz.nn.hooks import BackwardHook, RemovableHandle, add_hook
 from detachviz.nn.parameter import Parameter
+
+# torch's per-module hook dicts (hook id -> hook; the *_with_kwargs / *_always_called ones
+# mark ids), created by Module.__init__
+_HOOK_TABLES = (
+    "_forward_hooks",
+    "_forward_hooks_with_kwargs",
+    "_forward_hooks_always_called",
+    "_forward_pre_hooks",
+    "_forward_pre_hooks_with_kwargs",
+    "_backward_hooks",
+    "_backward_pre_hooks",
+    "_state_dict_hooks",
+    "_load_state_dict_pre_hooks",
+)
+_CALL_HOOKS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+_MIXED_BACKWARD_HOOKS = (
+    "Cannot use both regular backward hooks and full backward hooks on a single Module. "
+    "Please use only one of them."
+)
 
 
 def _addindent(text: str, spaces: int) -> str:
@@ -34,6 +55,10 @@ class Module:
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        for table in _HOOK_TABLES:
+            object.__setattr__(self, table, OrderedDict())
+        object.__setattr__(self, "_is_full_backward_hook", None)
 
     # ------------------------------------------------------------ calling
 
@@ -43,7 +68,119 @@ class Module:
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
+        d = self.__dict__
+        if not any(d.get(table) for table in _CALL_HOOKS):
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """torch's Module._call_impl order: forward pre hooks, the backward-hook wrapping of
+        the inputs, forward, forward hooks, the wrapping of the outputs, legacy backward
+        hooks on the output's grad_fn. always_call forward hooks also run if forward raises."""
+        called: set[int] = set()
+        try:
+            for hook_id, pre in list(self._forward_pre_hooks.items()):
+                if hook_id in self._forward_pre_hooks_with_kwargs:
+                    res = pre(self, args, kwargs)
+                    if res is not None:
+                        if not (isinstance(res, tuple) and len(res) == 2):
+                            raise RuntimeError(
+                                "forward pre-hook must return None or a tuple of "
+                                f"(new_args, new_kwargs), but got {res}."
+                            )
+                        args, kwargs = res
+                else:
+                    res = pre(self, args)
+                    if res is not None:
+                        args = res if isinstance(res, tuple) else (res,)
+            full = [h for h in self._backward_hooks.values() if self._is_full_backward_hook]
+            legacy = [h for h in self._backward_hooks.values() if not self._is_full_backward_hook]
+            pre_bw = list(self._backward_pre_hooks.values())
+            bw_hook = None
+            if full or pre_bw:
+                bw_hook = BackwardHook(self, full, pre_bw)
+                args = bw_hook.setup_input_hook(args)
+            result = self.forward(*args, **kwargs)
+            for hook_id, hook in list(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called:
+                    called.add(hook_id)
+                if hook_id in self._forward_hooks_with_kwargs:
+                    res = hook(self, args, kwargs, result)
+                else:
+                    res = hook(self, args, result)
+                if res is not None:
+                    result = res
+            if bw_hook is not None:
+                result = bw_hook.setup_output_hook(result)
+            if legacy:
+                _attach_legacy_backward_hooks(self, result, legacy)
+            return result
+        except Exception:
+            for hook_id, hook in list(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called and hook_id not in called:
+                    try:
+                        if hook_id in self._forward_hooks_with_kwargs:
+                            hook(self, args, kwargs, None)
+                        else:
+                            hook(self, args, None)
+                    except Exception as e:
+                        warnings.warn(
+                            "forward hook with ``always_call=True`` raised an exception that "
+                            f"was silenced as another error was raised in forward: {e}",
+                            stacklevel=2,
+                        )
+            raise
+
+    # ------------------------------------------------------------ hooks
+
+    def register_forward_pre_hook(
+        self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
+    ) -> RemovableHandle:
+        marks = (self._forward_pre_hooks_with_kwargs,) if with_kwargs else ()
+        return add_hook(self._forward_pre_hooks, hook, prepend, *marks)
+
+    def register_forward_hook(
+        self,
+        hook: Callable[..., Any],
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
+        always_call: bool = False,
+    ) -> RemovableHandle:
+        marks = []
+        if with_kwargs:
+            marks.append(self._forward_hooks_with_kwargs)
+        if always_call:
+            marks.append(self._forward_hooks_always_called)
+        # NOTE: the handle removes the id from both marker dicts, as torch's does
+        handle = add_hook(self._forward_hooks, hook, prepend, *marks)
+        handle._dicts = (
+            self._forward_hooks,
+            self._forward_hooks_with_kwargs,
+            self._forward_hooks_always_called,
+        )
+        return handle
+
+    def register_full_backward_pre_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        return add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def register_full_backward_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS)
+        object.__setattr__(self, "_is_full_backward_hook", True)
+        return add_hook(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """The deprecated form: a post hook on the output's grad_fn (torch's semantics: the
+        grads of that one node's inputs, not of the module's)."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS)
+        object.__setattr__(self, "_is_full_backward_hook", False)
+        return add_hook(self._backward_hooks, hook, False)
 
     # ------------------------------------------------------------ registration
 
@@ -61,6 +198,8 @@ class Module:
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Any, persistent: bool = True) -> None:
+        """A tensor saved with the module (state_dict, to()) but not a parameter;
+        persistent=False keeps it out of state_dict."""
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         _check_name(name, "buffer")
@@ -72,6 +211,10 @@ class Module:
                 "(torch Tensor or None required)"
             )
         self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name: str, module: Module | None) -> None:
         if module is not None and not isinstance(module, Module):
@@ -185,7 +328,11 @@ class Module:
     def _named_members(
         self, table: str, prefix: str, recurse: bool, remove_duplicate: bool
     ) -> Iterator[tuple[str, Any]]:
-        walk = self.named_modules(prefix=prefix) if recurse else iter([(prefix, self)])
+        walk = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else iter([(prefix, self)])
+        )
         seen: set[int] = set()
         for module_prefix, module in walk:
             for key, value in getattr(module, table).items():
@@ -241,14 +388,27 @@ class Module:
         return self.train(False)
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
-        """Devices are all "cpu" here, so only a floating dtype changes anything: floating
-        parameters and buffers are converted in place (the same Parameter objects, as torch)."""
+        """to(device), to(dtype), to(device, dtype), to(tensor), with non_blocking= and
+        memory_format= accepted. Only the CPU exists: another device raises (CPU-only torch's
+        AssertionError for cuda). A floating dtype converts floating parameters and buffers
+        in place (the same Parameter objects, as torch)."""
+        allowed = {"device", "dtype", "non_blocking", "memory_format", "tensor", "copy"}
+        for key in kwargs:
+            if key not in allowed:
+                raise TypeError(f"to() received an invalid combination of arguments - got {key}=")
         dtype = kwargs.get("dtype")
+        refuse_non_cpu(kwargs.get("device"))
         for a in (*args, kwargs.get("tensor")):
             if isinstance(a, T.dtype):
                 dtype = a
             elif isinstance(a, T.Tensor):
                 dtype = a.dtype
+            elif isinstance(a, (str, T.device)):
+                refuse_non_cpu(a)
+            elif a is not None and not isinstance(a, bool):
+                raise TypeError(
+                    f"to() received an invalid combination of arguments - got ({type(a).__name__})"
+                )
         if dtype is None:
             return self
         if not dtype.is_floating_point:
@@ -265,11 +425,31 @@ class Module:
                         value.data = T.tensor(value.tolist(), dtype=dtype)
         return self
 
+    def cuda(self, device: Any = None) -> Module:
+        refuse_non_cpu("cuda")
+        return self
+
     def float(self) -> Module:
         return self.to(T.float32)
 
     def double(self) -> Module:
         return self.to(T.float64)
+
+    def half(self) -> Module:
+        return self.to(T.float16)
+
+    def type(self, dst_type: Any) -> Module:
+        """Every parameter and buffer (floating or not) to `dst_type`, as torch's type()."""
+        if isinstance(dst_type, str):
+            raise NotImplementedError(
+                "Module.type with a type string is not supported by detachviz"
+            )
+        for module in self.modules():
+            for table in (module._parameters, module._buffers):
+                for value in table.values():
+                    if value is not None:
+                        value.data = T.tensor(value.tolist(), dtype=dst_type)
+        return self
 
     def cpu(self) -> Module:
         return self
@@ -284,43 +464,119 @@ class Module:
             _zero_grad(p, set_to_none)
 
     def state_dict(
-        self, destination: dict[str, Any] | None = None, prefix: str = "", keep_vars: bool = False
+        self,
+        *args: Any,
+        destination: dict[str, Any] | None = None,
+        prefix: str = "",
+        keep_vars: bool = False,
     ) -> dict[str, Any]:
-        """Parameters and buffers by dotted name; detached unless keep_vars (as torch)."""
-        out: dict[str, Any] = OrderedDict() if destination is None else destination
+        """Parameters and persistent buffers by dotted name (each module's own parameters,
+        then its buffers, then its children's), detached unless keep_vars, with torch's
+        `_metadata` (each module's version) on the OrderedDict."""
+        if args:
+            warnings.warn(
+                "Positional args are being deprecated, use kwargs instead. Refer to "
+                "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
+                "#torch.nn.Module.state_dict for details.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == "":
+                prefix = args[1]
+            if len(args) > 2 and keep_vars is False:
+                keep_vars = args[2]
+        out: Any = OrderedDict() if destination is None else destination
+        metadata: Any = OrderedDict()
         # NOTE: no de-duplication here: a module registered twice is saved under both names
         walk = self.named_modules(prefix=prefix.rstrip("."), remove_duplicate=False)
         for module_prefix, module in walk:
+            metadata[module_prefix] = {"version": getattr(type(module), "_version", 1)}
             dot = module_prefix + ("." if module_prefix else "")
-            for table in ("_parameters", "_buffers"):
-                for key, value in getattr(module, table).items():
-                    if value is not None:
-                        out[dot + key] = value if keep_vars else value.detach()
+            for key, value in module._parameters.items():
+                if value is not None:
+                    out[dot + key] = value if keep_vars else value.detach()
+            skip = module.__dict__.get("_non_persistent_buffers_set", ())
+            for key, value in module._buffers.items():
+                if value is not None and key not in skip:
+                    out[dot + key] = value if keep_vars else value.detach()
+        if destination is None:
+            out._metadata = metadata
         return out
 
-    def load_state_dict(self, state_dict: dict[str, Any], strict: bool = True) -> Any:
+    def load_state_dict(
+        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
+    ) -> Any:
+        """Copy (or with assign, take) every tensor of `state_dict` into the parameter or
+        buffer of the same name; torch's missing / unexpected / size-mismatch errors."""
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
-        if strict and (missing or unexpected):
-            parts = []
-            if missing:
-                parts.append(
-                    "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing)
+        errors = []
+        for key, target in own.items():
+            if key not in state_dict:
+                continue
+            value = state_dict[key]
+            if not isinstance(value, T.Tensor):
+                errors.append(
+                    f'While copying the parameter named "{key}", expected torch.Tensor or '
+                    f"Tensor-like object from checkpoint but received {type(value)}"
                 )
+            elif tuple(value.shape) != tuple(target.shape):
+                errors.append(
+                    f"size mismatch for {key}: copying a param with shape {value.shape} from "
+                    f"checkpoint, the shape in current model is {target.shape}."
+                )
+        if strict:
             if unexpected:
                 keys = ", ".join(f'"{k}"' for k in unexpected)
-                parts.append("Unexpected key(s) in state_dict: " + keys)
+                errors.insert(0, f"Unexpected key(s) in state_dict: {keys}. ")
+            if missing:
+                keys = ", ".join(f'"{k}"' for k in missing)
+                errors.insert(0, f"Missing key(s) in state_dict: {keys}. ")
+        if errors:
             raise RuntimeError(
                 f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
-                + ".\n\t".join(parts)
-                + "."
+                + "\n\t".join(errors)
             )
-        with T.no_grad():
-            for key, target in own.items():
-                if key in state_dict:
-                    target.copy_(state_dict[key])
+        for key, target in own.items():
+            if key in state_dict:
+                _load_one(self, key, target, state_dict[key], assign)
         return _IncompatibleKeys(missing, unexpected)
+
+    def get_submodule(self, target: str) -> Module:
+        if target == "":
+            return self
+        module = self
+        for item in target.split("."):
+            if not hasattr(module, item):
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return module
+
+    def get_parameter(self, target: str) -> Parameter:
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target: str) -> Any:
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return getattr(module, name)
 
     # ------------------------------------------------------------ repr
 
@@ -360,6 +616,59 @@ class _IncompatibleKeys:
             f"_IncompatibleKeys(missing_keys={self.missing_keys}, "
             f"unexpected_keys={self.unexpected_keys})"
         )
+
+
+def refuse_non_cpu(device: Any) -> None:
+    """Devices other than the CPU do not exist here: cuda raises what CPU-only torch raises,
+    any other device is refused in one line."""
+    if device is None or isinstance(device, int):
+        if isinstance(device, int):
+            raise AssertionError("Torch not compiled with CUDA enabled")
+        return
+    kind = str(device).split(":")[0]
+    if kind == "cpu":
+        return
+    if kind == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    raise NotImplementedError(f"device '{kind}' is not supported by detachviz (only the CPU)")
+
+
+def _load_one(module: Module, key: str, target: Any, value: Any, assign: bool) -> None:
+    """One state_dict entry into its parameter or buffer: copied in place without history,
+    or with assign the given tensor itself (a Parameter keeps the old requires_grad)."""
+    if not assign:
+        with T.no_grad():
+            target.copy_(value)
+        return
+    path, _, name = key.rpartition(".")
+    owner = module.get_submodule(path)
+    if name in owner._parameters:
+        new = value if isinstance(value, Parameter) else Parameter(value, target.requires_grad)
+        owner._parameters[name] = new
+    else:
+        owner._buffers[name] = value
+
+
+def _attach_legacy_backward_hooks(module: Module, result: Any, hooks: list[Any]) -> None:
+    """register_backward_hook's hooks go on the grad_fn of the first tensor of the result."""
+    var = result
+    while not isinstance(var, T.Tensor):
+        if isinstance(var, dict):
+            var = next(v for v in var.values() if isinstance(v, T.Tensor))
+        else:
+            var = var[0]
+    grad_fn = var.grad_fn
+    if grad_fn is None:
+        return
+    for hook in hooks:
+        grad_fn.register_hook(_bind_module(hook, module))
+
+
+def _bind_module(hook: Callable[..., Any], module: Module) -> Callable[..., Any]:
+    def wrapped(grad_input: Any, grad_output: Any) -> Any:
+        return hook(module, grad_input, grad_output)
+
+    return wrapped
 
 
 def _zero_grad(p: Any, set_to_none: bool) -> None:

@@ -10,6 +10,7 @@ from detachviz.engine import function as kit
 from detachviz.engine.arrays import (
     strides,
 )
+from detachviz.engine.dtype import C_NAMES, SCALAR_NAMES
 from detachviz.engine.function import (
     apply,
     finish,
@@ -131,10 +132,22 @@ def matmul(x: Tensor, y: Tensor) -> Tensor:
     return finish(UNSAFE_VIEW, "_unsafe_view", (inner,), out, (inner._data.shape,))
 
 
+def _same_dtype(x: Tensor, y: Tensor, message: str) -> None:
+    """torch's matrix kernels never promote: mixed dtypes are an error (`message` gets the
+    two c10 names, Double and Float)."""
+    if x._dtype is not y._dtype:
+        raise RuntimeError(message.format(SCALAR_NAMES[x._dtype.name], SCALAR_NAMES[y._dtype.name]))
+
+
 def mm(x: Tensor, y: Tensor) -> Tensor:
     xd, yd = x._data, y._data
     if xd.ndim != 2 or yd.ndim != 2:
         raise RuntimeError("self must be a matrix")
+    if x._dtype is not y._dtype:
+        raise RuntimeError(
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{C_NAMES[x._dtype.name]} != {C_NAMES[y._dtype.name]}"
+        )
     if xd.shape[1] != yd.shape[0]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({xd.shape[0]}x{xd.shape[1]} and "
@@ -157,6 +170,8 @@ def addmm(inp: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any 
             f"mat1 and mat2 shapes cannot be multiplied ({xd.shape[0]}x{xd.shape[-1]} and "
             f"{yd.shape[0]}x{yd.shape[-1]})"
         )
+    _same_dtype(mat1, mat2, "mat1 and mat2 must have the same dtype, but got {} and {}")
+    _same_dtype(inp, mat2, "self and mat2 must have the same dtype, but got {} and {}")
     prod = np.matmul(xd, yd)
     if alpha != 1:
         prod = prod * alpha

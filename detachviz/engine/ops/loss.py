@@ -26,7 +26,8 @@ from detachviz.engine.function import (
     apply,
     finish,
 )
-from detachviz.engine.node import Saved, new_node, node_class, set_jvp
+from detachviz.engine.node import RESULT, Saved, new_node, node_class, set_jvp
+from detachviz.engine.ops import stats
 from detachviz.engine.promote import broadcast_error, operands
 from detachviz.engine.rules import backward_op
 from detachviz.engine.tensor import Tensor, edge, init_tensor, wrap
@@ -459,3 +460,245 @@ def binary_cross_entropy_with_logits(
     loss = loss.astype(x.dtype, copy=False)
     data = loss if reduction == _NONE else _REDUCE[reduction](loss)
     return _finish(BCEL, name, input, target, (weight, pos_weight), data, reduction)
+
+
+# --------------------------------------------------------------------------------------------
+# smooth_l1_loss, huber_loss, soft_margin_loss
+# --------------------------------------------------------------------------------------------
+# Each is one fused node over same-shaped operands (torch.nn.functional broadcasts first).
+# The elementwise derivative d loss_i / d input_i is written once for numpy arrays and
+# Tensors; the target's is its negation (smooth L1, Huber) or not defined (soft margin).
+def _plain(v: Any) -> Any:
+    return v._data if isinstance(v, Tensor) else v
+
+
+def _piecewise(d: Any, inside: Any, scale: float, outside: Any) -> Any:
+    """d * scale where `inside`, the constant `outside` elsewhere (masks are constants, so the
+    same expression is differentiable when d is a Tensor)."""
+    dt = _plain(d).dtype
+    m = (inside * scale).astype(dt)
+    c = np.where(inside, 0, outside).astype(dt)
+    if isinstance(d, Tensor):
+        return d * wrap(m, d._dtype) + wrap(c, d._dtype)
+    return d * m + c
+
+
+def _smooth_l1_d(d: Any, beta: float) -> Any:
+    """torch's smooth_l1_loss_backward: sign(d) outside (-beta, beta), d / beta inside."""
+    dd = _plain(d)
+    return _piecewise(d, np.abs(dd) < beta, 1.0 / beta if beta else 0.0, np.sign(dd))
+
+
+def _huber_d(d: Any, delta: float) -> Any:
+    """torch's huber_loss_backward: delta * sign(d) outside [-delta, delta], d inside."""
+    dd = _plain(d)
+    return _piecewise(d, np.abs(dd) <= delta, 1.0, delta * np.sign(dd))
+
+
+def _pair_vjp(deriv: Any, attr: str, sign: float) -> Any:
+    def rule(k: Any, g: Any, s: Any, a: Any) -> Any:
+        d = s[0] - s[1]
+        e = deriv(d, getattr(a, attr))
+        return g * _scale(e if sign > 0 else -e, _numel(d), a.reduction)
+
+    return rule
+
+
+def _pair_jvp(deriv: Any, attr: str, sign: float) -> Any:
+    def rule(tan: Any, p: Any, out: Any, a: Any) -> Any:
+        c = (sign * tan) * deriv(p[0] - p[1], getattr(a, attr))
+        return c if a.reduction == _NONE else _REDUCE[a.reduction](c)
+
+    return rule
+
+
+_PAIR_SAVED = (Saved("self", 0, (0, 1)), Saved("target", 1, (0, 1)))
+SMOOTH_L1 = node_class(
+    "SmoothL1LossBackward0",
+    (_pair_vjp(_smooth_l1_d, "beta", 1.0), _pair_vjp(_smooth_l1_d, "beta", -1.0)),
+    saved=_PAIR_SAVED,
+    attrs=("reduction", "beta"),
+)
+set_jvp(SMOOTH_L1, (_pair_jvp(_smooth_l1_d, "beta", 1.0), _pair_jvp(_smooth_l1_d, "beta", -1.0)))
+HUBER = node_class(
+    "HuberLossBackward0",
+    (_pair_vjp(_huber_d, "delta", 1.0), _pair_vjp(_huber_d, "delta", -1.0)),
+    saved=_PAIR_SAVED,
+    attrs=("reduction", "delta"),
+)
+set_jvp(HUBER, (_pair_jvp(_huber_d, "delta", 1.0), _pair_jvp(_huber_d, "delta", -1.0)))
+
+
+def _soft_margin_d(x: Any, t: Any) -> Any:
+    """torch's soft_margin_loss_backward: -t z / (1 + z) with z = exp(-t x)."""
+    z = (-t * x).exp() if isinstance(x, Tensor) else np.exp(-t * x)
+    return -t * z / (z + 1)
+
+
+def _soft_margin_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
+    with np.errstate(all="ignore"):
+        return g * _scale(_soft_margin_d(s[0], s[1]), _numel(s[0]), a.reduction)
+
+
+def _soft_margin_jvp(tan: Any, p: Any, out: Any, a: Any) -> Any:
+    c = tan * _soft_margin_d(p[0], p[1])
+    return c if a.reduction == _NONE else _REDUCE[a.reduction](c)
+
+
+SOFT_MARGIN = node_class(
+    "SoftMarginLossBackward0",
+    (_soft_margin_vjp,),
+    saved=(Saved("self", 0, (0,)), Saved("target", 1, (0,))),
+    attrs=("reduction",),
+)
+set_jvp(SOFT_MARGIN, (_soft_margin_jvp,))
+
+
+def _pair_finish(
+    cls: Any, name: str, x: Tensor, target: Tensor, data: Any, attrs: tuple[Any, ...]
+) -> Tensor:
+    """Wrap a pairwise loss value; the node has edges (self, target), saves both."""
+    out = object.__new__(Tensor)
+    init_tensor(out, np.asarray(data, dtype=x._data.dtype), x._dtype)
+    if (x._requires_grad or target._requires_grad) and state.grad_enabled:
+        edges = (edge(x), edge(target)) if len(cls._vjps) == 2 else (edge(x),)
+        node = new_node(cls, edges, attrs)
+        node._saved = (x, target)
+        node._versions = (_version(x), _version(target))
+        node._shape = out._data.shape
+        node._npd = out._data.dtype
+        out._grad_fn = node
+        out._requires_grad = True
+    return finish(cls, name, (x, target), out, attrs, record=(x, target), attached=True)
+
+
+def _pair_data(input: Tensor, target: Tensor) -> tuple[Any, Any]:
+    _same_size(input, target)
+    x = input._data
+    return x, target._data.astype(x.dtype, copy=False)
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, reduction: int = _MEAN, beta: float = 1.0):
+    """torch._C._nn.smooth_l1_loss: 0.5 d^2 / beta where |d| < beta, else |d| - beta / 2."""
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    x, t = _pair_data(input, target)
+    d = x - t
+    ad = np.abs(d)
+    loss = np.where(ad < beta, 0.5 * d * d / (beta or 1.0), ad - 0.5 * beta).astype(x.dtype)
+    data = loss if reduction == _NONE else _REDUCE[reduction](loss)
+    return _pair_finish(SMOOTH_L1, "smooth_l1_loss", input, target, data, (reduction, beta))
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: int = _MEAN, delta: float = 1.0):
+    """torch._C._nn.huber_loss: 0.5 d^2 where |d| <= delta, else delta (|d| - delta / 2)."""
+    _check_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    x, t = _pair_data(input, target)
+    d = x - t
+    ad = np.abs(d)
+    loss = np.where(ad <= delta, 0.5 * d * d, delta * (ad - 0.5 * delta)).astype(x.dtype)
+    data = loss if reduction == _NONE else _REDUCE[reduction](loss)
+    return _pair_finish(HUBER, "huber_loss", input, target, data, (reduction, delta))
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, reduction: int = _MEAN) -> Tensor:
+    """torch._C._nn.soft_margin_loss: log(1 + exp(-target * input))."""
+    _check_reduction(reduction)
+    _check_not_differentiable("soft_margin_loss", "target", target)
+    x, t = _pair_data(input, target)
+    with np.errstate(over="ignore"):
+        loss = np.log1p(np.exp(-t * x)).astype(x.dtype)
+    data = loss if reduction == _NONE else _REDUCE[reduction](loss)
+    return _pair_finish(SOFT_MARGIN, "soft_margin_loss", input, target, data, (reduction,))
+
+
+# --------------------------------------------------------------------------------------------
+# the pieces of torch's composite distance and margin losses: clamp_min, at::norm
+# --------------------------------------------------------------------------------------------
+# NOTE: torch.nn.functional builds normalize, pairwise_distance and the margin losses from
+# clamp_min (ClampMinBackward0) and at::norm (NormBackward1, the same rule as
+# LinalgVectorNormBackward0 under torch's older name), so their graphs read like torch's.
+CLAMP_MIN = node_class(
+    "ClampMinBackward0",
+    (lambda k, g, s, a: k.where0(k.data(s[0]) >= a.min, g),),
+    saved=(Saved("self", 0, (0,)),),
+    attrs=("min",),
+)
+set_jvp(CLAMP_MIN, (lambda t, p, o, a: np.where(p[0] >= a.min, t, 0),))
+
+
+def clamp_min(x: Tensor, min: float) -> Tensor:  # noqa: A002 - torch's name
+    """torch.clamp_min(x, min) with a number bound."""
+    low = x._data.dtype.type(min) if x._dtype.is_floating_point else min
+    data = np.maximum(x._data, low).astype(x._data.dtype, copy=False)
+    return apply(CLAMP_MIN, "clamp_min", (x,), data, x._dtype, (min,))
+
+
+NORM1 = node_class(
+    "NormBackward1",
+    stats.NORM._vjps,
+    saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
+    attrs=("dim", "keepdim", "p"),
+)
+set_jvp(NORM1, stats.NORM._jvp)
+
+
+def _p_norm(a: Any, p: float, axis: Any, keepdim: bool) -> Any:
+    a = np.abs(a)
+    if p == np.inf:
+        return np.max(a, axis=axis, keepdims=keepdim)
+    if p == 0:
+        return np.sum(a != 0, axis=axis, keepdims=keepdim)
+    if p == 1:
+        return np.sum(a, axis=axis, keepdims=keepdim)
+    if p == 2:
+        return np.sqrt(np.sum(a * a, axis=axis, keepdims=keepdim))
+    return np.sum(a**p, axis=axis, keepdims=keepdim) ** (1.0 / p)
+
+
+def norm_p_dim(x: Tensor, p: float, dim: int, keepdim: bool = False) -> Tensor:
+    """at::norm(x, p, dim, keepdim), the p-norm over one dim (NormBackward1)."""
+    nd = x._data.ndim
+    axis = dim % max(1, nd)
+    with np.errstate(all="ignore"):
+        data = _p_norm(x._data, float(p), axis if nd else None, keepdim)
+    data = np.asarray(data, dtype=x._data.dtype)
+    return apply(NORM1, "norm", (x,), data, x._dtype, ((axis,), keepdim, float(p)))
+
+
+# NOTE: ATen's composites add Python numbers through add.Scalar, whose node is AddBackward1
+# with a single edge (a Python `x + 0.5` is add.Tensor: AddBackward0 with a None edge)
+ADD_SCALAR = node_class("AddBackward1", (lambda k, g, s, a: g,))
+set_jvp(ADD_SCALAR, (lambda t, p, o, a: t,))
+
+
+def add_scalar(x: Tensor, other: float) -> Tensor:
+    """at::add(x, other) with a number `other` (AddBackward1)."""
+    data = np.asarray(x._data + x._data.dtype.type(other), dtype=x._data.dtype)
+    return apply(ADD_SCALAR, "add", (x,), data, x._dtype)
+
+
+# NOTE: ATen's composites divide by a number through div.Scalar: DivBackward1 saving `other`
+DIV_SCALAR = node_class("DivBackward1", (lambda k, g, s, a: g / a.other,), attrs=("other",))
+set_jvp(DIV_SCALAR, (lambda t, p, o, a: t / a.other,))
+
+
+def div_scalar(x: Tensor, other: float) -> Tensor:
+    """at::div(x, other) with a number `other` (DivBackward1)."""
+    with np.errstate(all="ignore"):
+        data = np.asarray(x._data / x._data.dtype.type(other), dtype=x._data.dtype)
+    return apply(DIV_SCALAR, "div", (x,), data, x._dtype, (other,))
+
+
+# NOTE: and multiply by a number through mul.Scalar: MulBackward1 saving `other`
+MUL_SCALAR = node_class("MulBackward1", (lambda k, g, s, a: g * a.other,), attrs=("other",))
+set_jvp(MUL_SCALAR, (lambda t, p, o, a: t * a.other,))
+
+
+def mul_scalar(x: Tensor, other: float) -> Tensor:
+    """at::mul(x, other) with a number `other` (MulBackward1)."""
+    data = np.asarray(x._data * x._data.dtype.type(other), dtype=x._data.dtype)
+    return apply(MUL_SCALAR, "mul", (x,), data, x._dtype, (other,))
