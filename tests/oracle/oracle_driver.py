@@ -131,6 +131,10 @@ def main(argv: list[str]) -> int:
     mode, out_path, scripts = argv[0], Path(argv[1]), argv[2:]
     if mode == "detachviz" and not _runner_available():
         mode = "detachviz-cli"
+    if mode == "torch":
+        # once, before any per-script alarm: on a loaded machine `import torch` alone can take
+        # longer than a script's whole budget, and an alarm inside it crashes the process
+        import torch  # noqa: F401
     signal.signal(signal.SIGALRM, _on_alarm)
     results = {"mode": mode, "scripts": {}}
     for path in scripts:
