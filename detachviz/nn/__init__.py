@@ -17,9 +17,16 @@ from detachviz.nn.activation import (
     Softplus,
     Tanh,
 )
-from detachviz.nn.container import ModuleList, Sequential
+from detachviz.nn.container import (
+    ModuleDict,
+    ModuleList,
+    ParameterDict,
+    ParameterList,
+    Sequential,
+)
 from detachviz.nn.dropout import Dropout
 from detachviz.nn.flatten import Flatten, Unflatten
+from detachviz.nn.lazy import LazyLinear, UninitializedParameter
 from detachviz.nn.linear import Identity, Linear
 from detachviz.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from detachviz.nn.module import Module
@@ -54,4 +61,10 @@ __all__ = [
     "Unflatten",
     "functional",
     "init",
+    # rnn helper: containers, lazy, recurrent, norm, attention
+    "LazyLinear",
+    "ModuleDict",
+    "ParameterDict",
+    "ParameterList",
+    "UninitializedParameter",
 ]
