@@ -29,6 +29,7 @@ from detachviz.engine.ops import (
     join,
     linalg,
     reduce,
+    rnn,
     stats,
     unary,
     view,
@@ -295,6 +296,9 @@ TENSOR_METHODS: dict[str, Any] = {
     # autograd
     "backward": _backward,
     "register_post_accumulate_grad_hook": _post_accumulate_hook,
+    # rnn helper: the gate split of recurrent cells
+    "unsafe_chunk": rnn.unsafe_chunk,
+    "unsafe_split": rnn.unsafe_split,
 }
 
 PROPERTIES: dict[str, Any] = {

@@ -26,6 +26,7 @@ from detachviz.nn.container import (
 )
 from detachviz.nn.dropout import Dropout
 from detachviz.nn.flatten import Flatten, Unflatten
+from detachviz.nn.layernorm import LayerNorm
 from detachviz.nn.lazy import LazyLinear, UninitializedParameter
 from detachviz.nn.linear import Identity, Linear
 from detachviz.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
@@ -62,6 +63,7 @@ __all__ = [
     "functional",
     "init",
     # rnn helper: containers, lazy, recurrent, norm, attention
+    "LayerNorm",
     "LazyLinear",
     "ModuleDict",
     "ParameterDict",

@@ -322,3 +322,17 @@ def _class_view(weight: Tensor, input: Tensor) -> Tensor:
     if input.dim() == 1:
         return weight
     return weight.reshape(1, -1, *([1] * (input.dim() - 2)))
+
+
+# ---------------------------------------------------------------- rnn helper: normalisation
+
+
+def layer_norm(
+    input: Tensor,
+    normalized_shape: Any,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """torch.layer_norm over the trailing dims: one NativeLayerNormBackward0 node."""
+    return T.layer_norm(input, normalized_shape, weight, bias, eps)
