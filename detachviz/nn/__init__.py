@@ -32,6 +32,7 @@ from detachviz.nn.linear import Identity, Linear
 from detachviz.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from detachviz.nn.module import Module
 from detachviz.nn.parameter import Parameter
+from detachviz.nn.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = [
     "BCELoss",
@@ -63,10 +64,18 @@ __all__ = [
     "functional",
     "init",
     # rnn helper: containers, lazy, recurrent, norm, attention
+    "GRU",
+    "GRUCell",
+    "LSTM",
+    "LSTMCell",
     "LayerNorm",
     "LazyLinear",
     "ModuleDict",
     "ParameterDict",
     "ParameterList",
+    "RNN",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
     "UninitializedParameter",
 ]

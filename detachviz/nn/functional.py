@@ -50,7 +50,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return input.matmul(weight.t())
     if input.dim() == 2:
         return T.addmm(bias, input, weight.t())
-    # NOTE: torch 2.13 routes 1-D and N-D inputs through _flatten_nd_linear / a 2-D view as well
+    # NOTE: torch 2.13 routes contiguous 1-D and N-D inputs through _flatten_nd_linear (a 2-D
+    # view, addmm, a view back); a non-contiguous one (batch_first RNNs) is matmul(x, W.t()) + b
+    if not input.is_contiguous():
+        return input.matmul(weight.t()) + bias
     batch = tuple(input.shape[:-1])
     out = T.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
     return out.view(*batch, weight.shape[0])

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import state, trace
-from detachviz.engine.function import attach
+from detachviz.engine.function import apply, attach
 from detachviz.engine.node import MULTI, Node, node_class
 from detachviz.engine.ops.join import cat
 from detachviz.engine.tensor import Tensor, init_tensor, wrap
@@ -203,3 +203,29 @@ def mkldnn_lstm_layer(
         MKLDNN_RNN_LAYER, "mkldnn_rnn_layer", ins, datas, dt, (reverse, hidden, cache)
     )
     return outs[0], outs[1], outs[2]
+
+
+# --------------------------------------------------------------------------------------------
+# the in-place batch_first transpose of RNN and GRU outputs
+# --------------------------------------------------------------------------------------------
+TRANSPOSE_INPLACE = node_class(
+    "TransposeBackward1",
+    (lambda k, g, s, a: k.transpose(g, a.dim0, a.dim1),),
+    attrs=("dim0", "dim1"),
+    jvp=(lambda t, p, o, a: np.swapaxes(t, a.dim0, a.dim1),),
+)
+
+
+def transpose_fresh_(x: Tensor, dim0: int, dim1: int) -> Tensor:
+    """torch's `output.transpose_(0, 1)` at the end of a batch_first RNN/GRU, on an output no
+    one else holds yet: the transposed tensor with TransposeBackward1 and `_version` 1."""
+    out = apply(
+        TRANSPOSE_INPLACE,
+        "transpose_",
+        (x,),
+        np.swapaxes(x._data, dim0, dim1),
+        x._dtype,
+        (dim0, dim1),
+    )
+    out._bump()
+    return out
