@@ -25,6 +25,7 @@ from detachviz.engine import (
 from detachviz.engine.ops import (  # noqa: E402, I001
     activation,
     arith,
+    attention,
     compare,
     index,
     inplace,
@@ -63,6 +64,7 @@ __all__ = [
     "unary",
     "view",
     # rnn helper
+    "attention",
     "layernorm",
     "rnn",
 ]

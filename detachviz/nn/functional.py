@@ -8,6 +8,7 @@ composite (cross_entropy, l1_loss, a weighted mse_loss), so is ours.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -15,6 +16,7 @@ import numpy as np
 
 from detachviz import torch as T
 from detachviz.engine.ops import activation as act
+from detachviz.engine.ops import attention as _attention
 from detachviz.engine.ops import loss as fused
 
 Tensor = Any  # annotation alias: the engine's Tensor, as the torch namespace exposes it
@@ -339,3 +341,66 @@ def layer_norm(
 ) -> Tensor:
     """torch.layer_norm over the trailing dims: one NativeLayerNormBackward0 node."""
     return T.layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+# ---------------------------------------------------------------- rnn helper: attention
+
+
+def _attention_mask_as_float(mask: Tensor | None, dtype: Any, allowed: bool) -> Tensor | None:
+    """A boolean mask as the additive float mask torch makes of it: 0 where attention is
+    kept, -inf elsewhere. `allowed`: True marks kept positions (SDPA's convention), else True
+    marks masked ones (MultiheadAttention's and the Transformer's)."""
+    if mask is None or mask.dtype != T.bool:
+        return mask
+    keep = np.asarray(mask.tolist(), dtype=bool)
+    if not allowed:
+        keep = ~keep
+    return T.tensor(np.where(keep, 0.0, -np.inf), dtype=dtype)
+
+
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+) -> Tensor:
+    """softmax(q k^T * scale + mask) v, chosen as torch 2.13's CPU dispatcher chooses: the fused
+    flash kernel for 4-D inputs without dropout whose value has the query's head size; else
+    torch's math path (q and k^T each scaled by sqrt(scale), matmul, mask added,
+    _safe_softmax, dropout, matmul)."""
+    if enable_gqa:
+        raise NotImplementedError(
+            "scaled_dot_product_attention(enable_gqa=True) is not supported by detachviz"
+        )
+    mask = _attention_mask_as_float(attn_mask, query.dtype, allowed=True)
+    e = query.shape[-1]
+    flash = (
+        query.dim() == 4
+        and key.dim() == 4
+        and value.dim() == 4
+        and dropout_p == 0.0
+        and value.shape[-1] == e
+    )
+    if flash:
+        return _attention.flash_attention(query, key, value, mask, is_causal, scale)
+    if is_causal and attn_mask is not None:  # (the flash kernel accepts both)
+        raise RuntimeError(
+            "_scaled_dot_product_attention: Explicit attn_mask should not be set when "
+            "is_causal=True"
+        )
+    factor = math.sqrt(1.0 / math.sqrt(e) if scale is None else scale)
+    q = _attention.mul_scalar(query, factor)
+    attn = q.matmul(_attention.mul_scalar(key.transpose(-2, -1), factor))
+    if is_causal:
+        lq, lk = query.shape[-2], key.shape[-2]
+        mask = T.tensor(np.where(np.tri(lq, lk, dtype=bool), 0.0, -np.inf), dtype=query.dtype)
+    if mask is not None:
+        attn = attn + mask
+    attn = _attention.safe_softmax(attn, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return attn.matmul(value)

@@ -11,6 +11,7 @@ from detachviz.engine import sampling as _rand
 from detachviz.engine import state as _state
 from detachviz.engine.device import device as device
 from detachviz.engine.ops import arith as _arith
+from detachviz.engine.ops import attention as _attention
 from detachviz.engine.ops import compare as _cmp
 from detachviz.engine.ops import join as _join
 from detachviz.engine.ops import layernorm as _layernorm
@@ -194,6 +195,7 @@ cuda = _ns.cuda
 _C = _ns.C
 
 # rnn helper: layer norm and the recurrent-layer pieces
+baddbmm = _attention.baddbmm
 layer_norm = _layernorm.layer_norm
 native_layer_norm = _layernorm.native_layer_norm
 unsafe_chunk = _rnn.unsafe_chunk

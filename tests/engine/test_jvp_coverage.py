@@ -18,6 +18,7 @@ from detachviz.engine.node import NODE_CLASSES
 NO_FORWARD_AD: dict[str, str] = {
     # rnn helper: torch's derivatives.yaml gives mkldnn_rnn_layer no forward-mode formula
     "MkldnnRnnLayerBackward0": "the fused oneDNN LSTM layer (torch: not implemented)",
+    "ScaledDotProductFlashAttentionForCpuBackward0": "the fused CPU flash attention kernel",
 }
 
 
