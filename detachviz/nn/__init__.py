@@ -17,6 +17,7 @@ from detachviz.nn.activation import (
     Softplus,
     Tanh,
 )
+from detachviz.nn.attention import MultiheadAttention, NonDynamicallyQuantizableLinear
 from detachviz.nn.container import (
     ModuleDict,
     ModuleList,
@@ -71,6 +72,8 @@ __all__ = [
     "LayerNorm",
     "LazyLinear",
     "ModuleDict",
+    "MultiheadAttention",
+    "NonDynamicallyQuantizableLinear",
     "ParameterDict",
     "ParameterList",
     "RNN",

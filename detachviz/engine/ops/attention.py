@@ -147,9 +147,9 @@ FLASH = node_class(
 def flash_attention(
     q: Tensor, k: Tensor, v: Tensor, mask: Any, causal: bool, scale: float | None
 ) -> Tensor:
-    """softmax(q k^T * scale + mask) v on (B, H, L, E) inputs, one fused node. The result is
-    laid out as torch's kernel writes it ((B, L, H, E) in memory), so `permute(0, 2, 1, 3)` of
-    it is contiguous."""
+    """softmax(q k^T * scale + mask) v on (B, H, L, E) inputs, one fused node. The result
+    has the query's memory layout when the query's last dim is dense (as torch's kernel
+    allocates it: multi-head attention's permute of it is then contiguous), else C order."""
     e = q._data.shape[-1]
     sc = 1.0 / math.sqrt(e) if scale is None else scale
     mask_d = None if mask is None else mask._data.astype(np.float64)
@@ -157,7 +157,9 @@ def flash_attention(
         _scores(q._data.astype(np.float64), k._data.astype(np.float64), mask_d, sc, causal), -1
     )
     out = np.matmul(p, v._data.astype(np.float64)).astype(q._data.dtype)
-    laid = np.ascontiguousarray(np.swapaxes(out, 1, 2)).swapaxes(1, 2)
+    qd = q._data
+    laid = np.empty_like(qd) if qd.strides[-1] == qd.itemsize else np.empty(qd.shape, qd.dtype)
+    laid[...] = out
     return apply(
         FLASH,
         "_scaled_dot_product_flash_attention_for_cpu",
