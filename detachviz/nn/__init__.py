@@ -34,6 +34,7 @@ from detachviz.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSEL
 from detachviz.nn.module import Module
 from detachviz.nn.parameter import Parameter
 from detachviz.nn.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from detachviz.nn.transformer import TransformerEncoder, TransformerEncoderLayer
 
 __all__ = [
     "BCELoss",
@@ -80,5 +81,7 @@ __all__ = [
     "RNNBase",
     "RNNCell",
     "RNNCellBase",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
     "UninitializedParameter",
 ]
