@@ -308,12 +308,8 @@ class RNN(RNNBase):
             raise ValueError(
                 f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'."
             )
-        self.nonlinearity = nonlinearity
+        self.nonlinearity = nonlinearity  # NOTE: torch's repr of an RNN does not show it
         super().__init__(modes[nonlinearity], *args, **kwargs)
-
-    def extra_repr(self) -> str:
-        s = super().extra_repr()
-        return s + (f", nonlinearity={self.nonlinearity}" if self.nonlinearity != "tanh" else "")
 
 
 class LSTM(RNNBase):
@@ -409,8 +405,6 @@ class RNNCell(RNNCellBase):
         device: Any = None,
         dtype: Any = None,
     ) -> None:
-        if nonlinearity not in ("tanh", "relu"):
-            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
         self.nonlinearity = nonlinearity
         super().__init__(input_size, hidden_size, bias, 1, device, dtype)
 
@@ -418,6 +412,8 @@ class RNNCell(RNNCellBase):
         input, hx, batched = self._prepare(input, hx, False)
         hh = _linear(hx, self.weight_hh, self.bias_hh)
         z = hh + self._ih(input)
+        if self.nonlinearity not in ("tanh", "relu"):
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         h = T.tanh(z) if self.nonlinearity == "tanh" else T.relu(z)
         return h if batched else h.squeeze(0)
 
