@@ -9,8 +9,15 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from detachviz import torch as T
-from detachviz.nn.module import Module, _addindent
+from detachviz.nn.module import Module
 from detachviz.nn.parameter import Parameter
+
+
+def _indent(text: str) -> str:
+    """Indent every line but the first by two spaces (blank lines stay empty), as torch's
+    nested repr does."""
+    first, *rest = text.split("\n")
+    return "\n".join([first, *("  " + line if line.strip() else "" for line in rest)])
 
 
 def _index(idx: Any, size: int) -> int:
@@ -147,7 +154,7 @@ class ModuleList(Module):
         for end in range(1, len(reprs) + 1):
             if end < len(reprs) and reprs[end] == reprs[start]:
                 continue
-            body = _addindent(reprs[start], 2)
+            body = _indent(reprs[start])
             if end - start == 1:
                 lines.append(f"({start}): {body}")
             else:

@@ -145,7 +145,7 @@ class RNNBase(Module):
             layer_input = input_size if layer == 0 else hidden_size * directions
             for direction in range(directions):
                 suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
-                shapes = [
+                shapes: list[tuple[str, tuple[int, ...]]] = [
                     ("weight_ih", (gate_size, layer_input)),
                     ("weight_hh", (gate_size, hidden_size)),
                 ]

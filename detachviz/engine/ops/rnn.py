@@ -175,7 +175,10 @@ def mkldnn_lstm_layer(
     pre = xd @ wi.T + bias
     h, c = hx._data, cx._data
     steps = range(xd.shape[0]) if not reverse else range(xd.shape[0] - 1, -1, -1)
-    gates, cs, hs = [None] * xd.shape[0], [None] * xd.shape[0], [None] * xd.shape[0]
+    n = xd.shape[0]
+    gates: list[Any] = [None] * n
+    cs: list[Any] = [None] * n
+    hs: list[Any] = [None] * n
     for t in steps:
         z = pre[t] + h @ wh.T
         i = _sigmoid(z[:, :hidden])
