@@ -34,7 +34,7 @@ from detachviz.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSEL
 from detachviz.nn.module import Module
 from detachviz.nn.parameter import Parameter
 from detachviz.nn.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
-from detachviz.nn.transformer import TransformerEncoder, TransformerEncoderLayer
+from detachviz.nn.transformer import Transformer, TransformerEncoder, TransformerEncoderLayer
 
 __all__ = [
     "BCELoss",
@@ -81,6 +81,7 @@ __all__ = [
     "RNNBase",
     "RNNCell",
     "RNNCellBase",
+    "Transformer",
     "TransformerEncoder",
     "TransformerEncoderLayer",
     "UninitializedParameter",

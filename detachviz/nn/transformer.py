@@ -13,6 +13,8 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from detachviz import torch as T
 from detachviz.nn import functional as F
 from detachviz.nn.attention import MultiheadAttention
@@ -150,3 +152,21 @@ class TransformerEncoder(Module):
             and first.activation in (F.relu, F.gelu)
             and key_padding_mask.dtype == T.bool
         )
+
+
+class Transformer(Module):
+    """torch.nn.Transformer: only its static `generate_square_subsequent_mask` (which
+    encoder-only tutorials call); building the encoder-decoder model is refused."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise NotImplementedError(
+            "nn.Transformer (the encoder-decoder model) is not supported by detachviz; "
+            "nn.TransformerEncoder and nn.TransformerEncoderLayer are"
+        )
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Any:
+        """0 on and below the diagonal, -inf above it (a causal additive mask)."""
+        rows = np.arange(sz)
+        mask = np.where(rows[None, :] > rows[:, None], -np.inf, 0.0)
+        return T.tensor(mask, dtype=dtype or T.get_default_dtype())
