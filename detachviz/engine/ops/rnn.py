@@ -13,7 +13,7 @@ import numpy as np
 
 from detachviz.engine import state, trace
 from detachviz.engine.function import apply, attach
-from detachviz.engine.node import MULTI, Node, node_class
+from detachviz.engine.node import MULTI, Node, Saved, node_class
 from detachviz.engine.ops.join import cat
 from detachviz.engine.tensor import Tensor, init_tensor, wrap
 
@@ -112,6 +112,7 @@ def _sigmoid(v: Any) -> Any:
 def _lstm_layer_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
     if tensor_mode:
         raise RuntimeError("derivative for mkldnn_rnn_layer_backward is not implemented")
+    node._unpack(False)  # torch's checks: freed (backward twice), modified in place
     g_out, g_hy, g_cy = _slots(node, g, False)
     reverse, _, cache = node._attrs
     x, w_ih, w_hh, c0, gates, cs, hs = cache
@@ -149,9 +150,18 @@ def _lstm_layer_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
     return [dx, dw_ih, dw_hh, db if has_bias else None, db if has_bias else None, dh, dc]
 
 
+_EVERY_INPUT = tuple(range(7))
 MKLDNN_RNN_LAYER = node_class(
     "MkldnnRnnLayerBackward0",
     (None,) * 7,
+    # saved as torch names them; the backward reads its own float cache (`workspace`) but
+    # unpacks these first, so an in-place change since the forward raises torch's error
+    saved=tuple(
+        Saved(name, k, _EVERY_INPUT)
+        for k, name in enumerate(
+            ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")
+        )
+    ),
     attrs=("reverse", "hidden_size", "workspace"),
     custom=_lstm_layer_backward,
 )
