@@ -20,16 +20,21 @@ from detachviz.engine import (
     namespace,
     sampling,
 )
-from detachviz.engine.ops import (
+
+# rnn helper: layer norm, attention and the recurrent-layer pieces
+from detachviz.engine.ops import (  # noqa: E402, I001
     activation,
     arith,
+    attention,
     compare,
     index,
     inplace,
     join,
+    layernorm,
     linalg,
     loss,
     reduce,
+    rnn,
     stats,
     unary,
     view,
@@ -58,4 +63,8 @@ __all__ = [
     "stats",
     "unary",
     "view",
+    # rnn helper
+    "attention",
+    "layernorm",
+    "rnn",
 ]

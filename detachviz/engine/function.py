@@ -94,7 +94,7 @@ def _compile_saver(plan: tuple[int | None, ...]) -> Any:
         else:
             lines += [
                 f"    t{k} = ins[{src}]",
-                f"    if t{k}.__class__ in SCALARS:",
+                f"    if t{k}.__class__ in SCALARS or t{k} is None:  # None: an undefined input",
                 f"        v{k} = 0",
                 "    else:",
                 f"        vc = t{k}._vc",

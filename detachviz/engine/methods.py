@@ -23,12 +23,14 @@ from detachviz.engine.function import operator_form
 from detachviz.engine.node import Node, RemovableHandle
 from detachviz.engine.ops import (
     arith,
+    attention,
     compare,
     index,
     inplace,
     join,
     linalg,
     reduce,
+    rnn,
     stats,
     unary,
     view,
@@ -299,6 +301,10 @@ TENSOR_METHODS: dict[str, Any] = {
     # autograd
     "backward": _backward,
     "register_post_accumulate_grad_hook": _post_accumulate_hook,
+    # rnn helper: the gate split of recurrent cells, attention's baddbmm
+    "baddbmm": attention.baddbmm,
+    "unsafe_chunk": rnn.unsafe_chunk,
+    "unsafe_split": rnn.unsafe_split,
 }
 
 PROPERTIES: dict[str, Any] = {

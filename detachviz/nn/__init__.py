@@ -17,10 +17,19 @@ from detachviz.nn.activation import (
     Softplus,
     Tanh,
 )
-from detachviz.nn.container import ModuleList, Sequential
+from detachviz.nn.attention import MultiheadAttention, NonDynamicallyQuantizableLinear
+from detachviz.nn.container import (
+    ModuleDict,
+    ModuleList,
+    ParameterDict,
+    ParameterList,
+    Sequential,
+)
 from detachviz.nn.distance import CosineSimilarity, PairwiseDistance  # module helper's block
 from detachviz.nn.dropout import Dropout
 from detachviz.nn.flatten import Flatten, Unflatten
+from detachviz.nn.layernorm import LayerNorm
+from detachviz.nn.lazy import LazyLinear, UninitializedParameter
 from detachviz.nn.linear import Identity, Linear
 from detachviz.nn.loss import (  # module helper's block
     BCELoss,
@@ -38,6 +47,8 @@ from detachviz.nn.loss import (  # module helper's block
 )
 from detachviz.nn.module import Module
 from detachviz.nn.parameter import Parameter
+from detachviz.nn.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from detachviz.nn.transformer import Transformer, TransformerEncoder, TransformerEncoderLayer
 
 __all__ = [
     "BCELoss",
@@ -78,4 +89,24 @@ __all__ = [
     "SmoothL1Loss",
     "SoftMarginLoss",
     "TripletMarginLoss",
+    # rnn helper: containers, lazy, recurrent, norm, attention
+    "GRU",
+    "GRUCell",
+    "LSTM",
+    "LSTMCell",
+    "LayerNorm",
+    "LazyLinear",
+    "ModuleDict",
+    "MultiheadAttention",
+    "NonDynamicallyQuantizableLinear",
+    "ParameterDict",
+    "ParameterList",
+    "RNN",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
+    "Transformer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
+    "UninitializedParameter",
 ]

@@ -11,11 +11,14 @@ from detachviz.engine import sampling as _rand
 from detachviz.engine import state as _state
 from detachviz.engine.device import device as device
 from detachviz.engine.ops import arith as _arith
+from detachviz.engine.ops import attention as _attention
 from detachviz.engine.ops import compare as _cmp
 from detachviz.engine.ops import join as _join
+from detachviz.engine.ops import layernorm as _layernorm
 from detachviz.engine.ops import linalg as _linalg
 from detachviz.engine.ops import loss as _loss
 from detachviz.engine.ops import reduce as _red
+from detachviz.engine.ops import rnn as _rnn
 from detachviz.engine.ops import stats as _stats
 from detachviz.engine.ops import unary as _unary
 from detachviz.engine.ops import view as _view
@@ -190,6 +193,13 @@ promote_types = _ns.promote_types
 set_printoptions = _printing.set_printoptions
 cuda = _ns.cuda
 _C = _ns.C
+
+# rnn helper: layer norm and the recurrent-layer pieces
+baddbmm = _attention.baddbmm
+layer_norm = _layernorm.layer_norm
+native_layer_norm = _layernorm.native_layer_norm
+unsafe_chunk = _rnn.unsafe_chunk
+unsafe_split = _rnn.unsafe_split
 
 # lazily imported submodules (written elsewhere; a missing one must not break `import torch`)
 _SUBMODULES = {

@@ -15,7 +15,11 @@ from detachviz.engine.node import NODE_CLASSES
 # torch name -> why there is no JVP rule (torch raises "Trying to use forward AD with ... that
 # does not support it" for these too). Empty today: every op the engine has, torch can
 # forward-differentiate. An entry must name a real node class that indeed has no rule.
-NO_FORWARD_AD: dict[str, str] = {}
+NO_FORWARD_AD: dict[str, str] = {
+    # rnn helper: torch's derivatives.yaml gives mkldnn_rnn_layer no forward-mode formula
+    "MkldnnRnnLayerBackward0": "the fused oneDNN LSTM layer (torch: not implemented)",
+    "ScaledDotProductFlashAttentionForCpuBackward0": "the fused CPU flash attention kernel",
+}
 
 
 def _covered(cls: type) -> bool:

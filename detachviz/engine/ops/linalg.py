@@ -114,6 +114,17 @@ def matmul(x: Tensor, y: Tensor) -> Tensor:
     # batched, as torch decomposes it: expand the batch dims, fold them into one, bmm, then
     # an unsafe view back (UnsafeViewBackward0 over BmmBackward0 over View/Expand)
     xs, ys = x._data.shape, y._data.shape
+    if nx >= 3 and ny <= 2 and _should_fold(x, y):
+        # NOTE: torch's should_fold: an N-D @ matrix/vector (a linear layer on a batch of
+        # sequences) becomes one mm/mv on x reshaped to 2-D, viewed back
+        x2 = reshape(x, (-1, xs[-1]))
+        inner = mm(x2, y) if ny == 2 else apply(MV, "mv", (x2, y), x2._data @ y._data, x._dtype)
+        shape = xs[:-1] + ((ys[-1],) if ny == 2 else ())
+        out = _new(Tensor)
+        init_tensor(out, inner._data.reshape(shape), inner._dtype)
+        out._storage = inner._storage
+        out._vc = inner._share_vc()
+        return finish(UNSAFE_VIEW, "_unsafe_view", (inner,), out, (inner._data.shape,))
     if ny == 1:
         return squeeze(matmul(x, unsqueeze(y, -1)), -1)
     if nx == 1:
@@ -137,6 +148,15 @@ def _same_dtype(x: Tensor, y: Tensor, message: str) -> None:
     two c10 names, Double and Float)."""
     if x._dtype is not y._dtype:
         raise RuntimeError(message.format(SCALAR_NAMES[x._dtype.name], SCALAR_NAMES[y._dtype.name]))
+
+
+def _should_fold(x: Tensor, y: Tensor) -> bool:
+    """torch's rule for x (N-D, N >= 3) @ y (1-D or 2-D): fold when y requires grad, or when
+    x's leading dims reshape to one without a copy."""
+    if y._requires_grad or x._data.size == 0:
+        return True
+    shape, st = x._data.shape, strides(x._data)
+    return all(st[i] == st[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
 
 
 def mm(x: Tensor, y: Tensor) -> Tensor:

@@ -1,0 +1,154 @@
+"""Layer normalisation as torch's `native_layer_norm`: one fused op over the trailing
+`normalized_shape` dims, its node `NativeLayerNormBackward0` with torch's three edges
+(input, weight, bias) and saved `input`, `weight`, `bias`, `result1` (mean), `result2` (rstd).
+
+The backward rules recompute mean and rstd from the saved input with the rule kernels, so
+create_graph=True differentiates through them (torch's double backward does the same).
+NOTE: the node also carries `eps` (torch keeps it inside the saved rstd); `_saved_eps` is the
+one attribute torch's node lacks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine.function import apply
+from detachviz.engine.node import Saved, node_class
+from detachviz.engine.rules import NP
+from detachviz.engine.tensor import Tensor, wrap
+
+
+def _sum_keep(k: Any, v: Any, axes: tuple[int, ...]) -> Any:
+    if k is NP:
+        return np.sum(v, axis=axes, keepdims=True)
+    return v.sum(axes, keepdim=True)
+
+
+def _axes(x: Any, a: Any) -> tuple[int, ...]:
+    nd = np.ndim(x)
+    return tuple(range(nd - len(a.normalized_shape), nd))
+
+
+def _stats(k: Any, x: Any, a: Any) -> tuple[Any, Any, int]:
+    """(x - mean, rstd, n) over the normalised dims, in the rule's kernels."""
+    axes = _axes(k.data(x), a)
+    n = 1
+    for d in a.normalized_shape:
+        n *= d
+    xc = x - _sum_keep(k, x, axes) / n
+    var = _sum_keep(k, xc * xc, axes) / n
+    return xc, (var + a.eps) ** -0.5, n
+
+
+def _input_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
+    x, w = s[0], s[1]
+    axes = _axes(k.data(x), a)
+    xc, rstd, n = _stats(k, x, a)
+    xhat = xc * rstd
+    gx = g if w is None else g * w
+    mean_g = _sum_keep(k, gx, axes) / n
+    mean_gx = _sum_keep(k, gx * xhat, axes) / n
+    return rstd * (gx - mean_g - xhat * mean_gx)
+
+
+def _weight_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
+    xc, rstd, _ = _stats(k, s[0], a)
+    return g * (xc * rstd)  # the engine sums it down to the weight's shape
+
+
+def _jvp_input(t: Any, p: Any, out: Any, a: Any) -> Any:
+    x, w = p[0], p[1]
+    axes = _axes(x, a)
+    n = int(np.prod(a.normalized_shape))
+    xc = x - np.sum(x, axis=axes, keepdims=True) / n
+    rstd = (np.sum(xc * xc, axis=axes, keepdims=True) / n + a.eps) ** -0.5
+    xhat = xc * rstd
+    tc = t - np.sum(t, axis=axes, keepdims=True) / n
+    dxhat = rstd * (tc - xhat * np.sum(tc * xhat, axis=axes, keepdims=True) / n)
+    return dxhat if w is None else dxhat * w
+
+
+def _jvp_weight(t: Any, p: Any, out: Any, a: Any) -> Any:
+    x = p[0]
+    axes = _axes(x, a)
+    n = int(np.prod(a.normalized_shape))
+    xc = x - np.sum(x, axis=axes, keepdims=True) / n
+    return xc * (np.sum(xc * xc, axis=axes, keepdims=True) / n + a.eps) ** -0.5 * t
+
+
+NATIVE_LAYER_NORM = node_class(
+    "NativeLayerNormBackward0",
+    (_input_vjp, _weight_vjp, lambda k, g, s, a: g),
+    saved=(Saved("input", 0, (0, 1)), Saved("weight", 1, (0,)), Saved("bias", 2, (0,))),
+    attrs=("normalized_shape", "result1", "result2", "eps"),
+    jvp=(_jvp_input, _jvp_weight, lambda t, p, o, a: t),
+)
+
+
+def _shape_str(shape: Any) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+def _check(x: Tensor, normalized_shape: tuple[int, ...], param: Any, what: str) -> None:
+    if param is not None and tuple(param._data.shape) != normalized_shape:
+        raise RuntimeError(
+            f"Expected {what} to be of same shape as normalized_shape, but got {what} of shape "
+            f"{_shape_str(param._data.shape)} and normalized_shape = "
+            f"{_shape_str(normalized_shape)}"
+        )
+
+
+def native_layer_norm(
+    input: Tensor, normalized_shape: Any, weight: Any, bias: Any, eps: float
+) -> tuple[Tensor, Tensor, Tensor]:
+    """(output, mean, rstd), as torch.native_layer_norm; mean and rstd keep the normalised
+    dims as size 1. The output is computed as torch's CPU kernel does it:
+    (x * rstd + (-rstd * mean)) * weight + bias, in the input's dtype."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    xd = input._data
+    k = len(shape)
+    if k == 0 or xd.ndim < k or tuple(xd.shape[xd.ndim - k :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={_shape_str(shape)}, expected input with shape "
+            f"[*, {', '.join(str(d) for d in shape)}], but got input of size"
+            f"{_shape_str(xd.shape)}"
+        )
+    _check(input, shape, weight, "weight")
+    _check(input, shape, bias, "bias")
+    axes = tuple(range(xd.ndim - k, xd.ndim))
+    # NOTE: the moments in float64, then rounded once to the input's dtype
+    x64 = xd.astype(np.float64)
+    mean64 = np.mean(x64, axis=axes, keepdims=True)
+    var64 = np.mean((x64 - mean64) ** 2, axis=axes, keepdims=True)
+    rstd = (1.0 / np.sqrt(np.maximum(var64, 0.0) + eps)).astype(xd.dtype)
+    mean = mean64.astype(xd.dtype)
+    out = xd * rstd + (-rstd * mean)
+    if weight is not None:
+        out = out * weight._data
+    if bias is not None:
+        out = out + bias._data
+    dt = input._dtype
+    mean_t, rstd_t = wrap(mean, dt), wrap(rstd, dt)
+    y = apply(
+        NATIVE_LAYER_NORM,
+        "native_layer_norm",
+        (input, weight, bias),
+        out.astype(xd.dtype, copy=False),
+        dt,
+        (shape, mean_t, rstd_t, eps),
+    )
+    return y, mean_t, rstd_t
+
+
+def layer_norm(
+    input: Tensor,
+    normalized_shape: Any,
+    weight: Any = None,
+    bias: Any = None,
+    eps: float = 1e-5,
+    cudnn_enable: bool = True,
+) -> Tensor:
+    """torch.layer_norm: the first output of native_layer_norm."""
+    return native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
