@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import detachviz.nn.utils  # noqa: F401  (binds torch.nn.utils)
 from detachviz.nn import functional, init
 from detachviz.nn.activation import (
     ELU,
@@ -54,4 +55,5 @@ __all__ = [
     "Unflatten",
     "functional",
     "init",
+    "utils",
 ]

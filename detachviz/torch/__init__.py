@@ -197,6 +197,7 @@ _SUBMODULES = {
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
     "random": "detachviz.torch.random",
+    "utils": "detachviz.utils",
 }
 __getattr__ = _ns.module_getattr(globals(), "torch", _SUBMODULES, methods=True)
 
