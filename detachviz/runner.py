@@ -64,6 +64,7 @@ COMPAT_MODULES = {
     "torch.optim.lr_scheduler": "detachviz.optim.lr_scheduler",
     "torch.nn.utils": "detachviz.nn.utils",
     "torch.nn.utils.clip_grad": "detachviz.nn.utils.clip_grad",
+    "torch.serialization": "detachviz.serialization",
     "torch.utils": "detachviz.utils",
     "torch.utils.data": "detachviz.utils.data",
     "torch.random": "detachviz.torch.random",

@@ -191,12 +191,17 @@ set_printoptions = _printing.set_printoptions
 cuda = _ns.cuda
 _C = _ns.C
 
+# torch.save / torch.load (PyTorch's zip format)
+from detachviz.serialization import load as load  # noqa: E402
+from detachviz.serialization import save as save  # noqa: E402
+
 # lazily imported submodules (written elsewhere; a missing one must not break `import torch`)
 _SUBMODULES = {
     "autograd": "detachviz.torch.autograd",
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
     "random": "detachviz.torch.random",
+    "serialization": "detachviz.serialization",
     "utils": "detachviz.utils",
 }
 __getattr__ = _ns.module_getattr(globals(), "torch", _SUBMODULES, methods=True)

@@ -69,11 +69,9 @@ class RandomSampler(Sampler):
         generator = self.generator if self.generator is not None else _fresh_seeded_generator()
         if self.replacement:
             for _ in range(self.num_samples // 32):
-                yield from T.randint(
-                    high=n, size=(32,), dtype=T.int64, generator=generator
-                ).tolist()
+                yield from T.randint(0, n, (32,), dtype=T.int64, generator=generator).tolist()
             yield from T.randint(
-                high=n, size=(self.num_samples % 32,), dtype=T.int64, generator=generator
+                0, n, (self.num_samples % 32,), dtype=T.int64, generator=generator
             ).tolist()
         else:
             for _ in range(self.num_samples // n):
