@@ -20,6 +20,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import hashlib
+import importlib
 import io
 import os
 import pickle
@@ -127,7 +128,7 @@ class _Writer(pickle._Pickler):  # type: ignore[name-defined,misc]
         if isinstance(obj, _PlainTensor):
             return _tensor_reduction(obj.tensor, False)
         if isinstance(obj, Tensor):
-            if type(obj).__name__ == "Parameter":
+            if type(obj) in _PARAMETER_TYPES:
                 return (_REBUILD_PARAMETER, (_PlainTensor(obj), obj.requires_grad, _ORDERED_DICT()))
             return _tensor_reduction(obj, obj.requires_grad)
         if isinstance(obj, Size):
@@ -289,10 +290,21 @@ def _rebuild_tensor_v2(
     return t
 
 
-def _rebuild_parameter(data: Tensor, requires_grad: bool, backward_hooks: Any) -> Any:
-    from detachviz.nn.parameter import Parameter
+# nn.Parameter, registered by detachviz.nn (which sits above this module: importing it here
+# would make a cycle through detachviz.torch)
+_PARAMETER_TYPES: list[type] = []
 
-    return Parameter(data, requires_grad)
+
+def register_parameter_type(cls: type) -> None:
+    """Tell the loader which class rebuilds `torch._utils._rebuild_parameter` (nn.Parameter)."""
+    if cls not in _PARAMETER_TYPES:
+        _PARAMETER_TYPES.append(cls)
+
+
+def _rebuild_parameter(data: Tensor, requires_grad: bool, backward_hooks: Any) -> Any:
+    if not _PARAMETER_TYPES:
+        importlib.import_module("detachviz.nn")  # registers nn.Parameter
+    return _PARAMETER_TYPES[0](data, requires_grad)
 
 
 def _rebuild_parameter_with_state(

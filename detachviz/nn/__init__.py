@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import detachviz.nn.utils  # noqa: F401  (binds torch.nn.utils)
+from detachviz import serialization as _serialization
 from detachviz.nn import functional, init
 from detachviz.nn.activation import (
     ELU,
@@ -25,6 +26,8 @@ from detachviz.nn.linear import Identity, Linear
 from detachviz.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from detachviz.nn.module import Module
 from detachviz.nn.parameter import Parameter
+
+_serialization.register_parameter_type(Parameter)  # torch.load rebuilds nn.Parameter
 
 __all__ = [
     "BCELoss",
