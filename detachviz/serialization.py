@@ -145,10 +145,10 @@ class _Writer(pickle._Pickler):  # type: ignore[name-defined,misc]
         elif isinstance(obj, dtypes.dtype):
             module, name = "torch", obj.name
         else:
-            super().save_global(obj, name)
+            super().save_global(obj, name)  # type: ignore[misc]
             return
-        self.write(pickle.GLOBAL + f"{module}\n{name}\n".encode())
-        self.memoize(obj)
+        self.write(pickle.GLOBAL + f"{module}\n{name}\n".encode())  # type: ignore[attr-defined]
+        self.memoize(obj)  # type: ignore[attr-defined]
 
 
 def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:

@@ -12,7 +12,9 @@ def _ds(ns, n=23):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 2**40 + 123])
-@pytest.mark.parametrize("n,batch,drop", [(23, 5, False), (16, 4, True), (7, 3, True), (1, 2, False)])
+@pytest.mark.parametrize(
+    "n,batch,drop", [(23, 5, False), (16, 4, True), (7, 3, True), (1, 2, False)]
+)
 def test_shuffled_order_and_rng_stream_equal_torchs(T, torch, seed, n, batch, drop):
     def run(ns):
         ns.manual_seed(seed)
@@ -30,7 +32,8 @@ def test_generator_argument_and_random_split(T, torch):
         dl = ns.utils.data.DataLoader(_ds(ns), batch_size=4, shuffle=True, generator=g)
         order = [b[1].tolist() for b in dl]
         a, b = ns.utils.data.random_split(_ds(ns), [0.7, 0.3])
-        c = ns.utils.data.random_split(range(10), [3, 3, 4], generator=ns.Generator().manual_seed(42))
+        g42 = ns.Generator().manual_seed(42)
+        c = ns.utils.data.random_split(range(10), [3, 3, 4], generator=g42)
         return order, a.indices, b.indices, [list(s) for s in c], ns.rand(2).tolist()
 
     assert run(T) == run(torch)

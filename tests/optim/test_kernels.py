@@ -25,7 +25,11 @@ def _bits(x) -> list[int]:
 
 CASES = [
     ("add_", lambda k, a, b, c: k.add_(a, b, alpha=0.3), lambda a, b, c: a.add_(b, alpha=0.3)),
-    ("add_neg", lambda k, a, b, c: k.add_(a, b, alpha=-0.05), lambda a, b, c: a.add_(b, alpha=-0.05)),
+    (
+        "add_neg",
+        lambda k, a, b, c: k.add_(a, b, alpha=-0.05),
+        lambda a, b, c: a.add_(b, alpha=-0.05),
+    ),
     ("lerp_small", lambda k, a, b, c: k.lerp_(a, b, 0.1), lambda a, b, c: a.lerp_(b, 0.1)),
     ("lerp_large", lambda k, a, b, c: k.lerp_(a, b, 0.7), lambda a, b, c: a.lerp_(b, 0.7)),
     (

@@ -56,10 +56,10 @@ def default_collate(batch: list[Any]) -> Any:
         if isinstance(elem, tuple):
             return [default_collate(s) for s in transposed]
         if isinstance(elem, collections.abc.MutableSequence):
-            clone = copy.copy(elem)
+            seq = copy.copy(elem)
             for i, s in enumerate(transposed):
-                clone[i] = default_collate(s)
-            return clone
+                seq[i] = default_collate(s)
+            return seq
         return [default_collate(s) for s in transposed]
     raise TypeError(_ERROR.format(_type_name(elem)))
 
