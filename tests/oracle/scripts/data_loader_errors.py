@@ -1,5 +1,4 @@
 # DataLoader argument checks raise torch's ValueErrors.
-import torch
 from torch.utils.data import BatchSampler, DataLoader, SequentialSampler
 
 data = list(range(6))

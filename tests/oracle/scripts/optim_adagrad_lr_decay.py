@@ -8,4 +8,6 @@ for step in range(4):
     opt.zero_grad()
     (w**2).sum().backward()
     opt.step()
-    print(step, [round(v, 5) for v in w.tolist()], [round(v, 5) for v in opt.state[w]["sum"].tolist()])
+    print(
+        step, [round(v, 5) for v in w.tolist()], [round(v, 5) for v in opt.state[w]["sum"].tolist()]
+    )

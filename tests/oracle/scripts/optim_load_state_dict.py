@@ -1,9 +1,11 @@
 # Loading an optimizer's state into a fresh one continues the same trajectory.
 import torch
 
+
 def make():
     w = torch.tensor([1.0, 2.0, -1.0], requires_grad=True)
     return w, torch.optim.SGD([w], lr=0.1, momentum=0.9)
+
 
 def steps(w, opt, n):
     for _ in range(n):
@@ -11,6 +13,7 @@ def steps(w, opt, n):
         ((w * torch.tensor([1.0, 2.0, 3.0])) ** 2).sum().backward()
         opt.step()
     return [round(v, 6) for v in w.tolist()]
+
 
 w1, o1 = make()
 steps(w1, o1, 3)

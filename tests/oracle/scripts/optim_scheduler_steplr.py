@@ -9,7 +9,7 @@ for name, make in [
     opt = torch.optim.SGD([w], lr=1.0)
     sched = make(opt)
     lrs = []
-    for epoch in range(7):
+    for _epoch in range(7):
         opt.step()
         sched.step()
         lrs.append(sched.get_last_lr()[0])

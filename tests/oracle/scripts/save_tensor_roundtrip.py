@@ -6,8 +6,15 @@ import tempfile
 import torch
 
 x = torch.arange(12.0).view(3, 4)
-obj = {"x": x, "col": x[:, 2], "ints": torch.tensor([1, -2, 3]), "flag": torch.tensor([True]),
-       "double": torch.tensor(0.1, dtype=torch.float64), "size": x.shape, "meta": [1, "a", (2.5, None)]}
+obj = {
+    "x": x,
+    "col": x[:, 2],
+    "ints": torch.tensor([1, -2, 3]),
+    "flag": torch.tensor([True]),
+    "double": torch.tensor(0.1, dtype=torch.float64),
+    "size": x.shape,
+    "meta": [1, "a", (2.5, None)],
+}
 with tempfile.TemporaryDirectory() as d:
     path = os.path.join(d, "obj.pt")
     torch.save(obj, path)
