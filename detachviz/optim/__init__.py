@@ -8,6 +8,7 @@ torch's bit for bit where the engine's elementwise ops do.
 
 from __future__ import annotations
 
+from detachviz.engine import namespace as _ns
 from detachviz.optim import lr_scheduler
 from detachviz.optim.adadelta import Adadelta
 from detachviz.optim.adagrad import Adagrad
@@ -35,3 +36,6 @@ __all__ = [
     "lr_scheduler",
     "required",
 ]
+
+# a name torch has and detachviz lacks: "torch.optim.X is not supported by detachviz"
+__getattr__ = _ns.module_getattr(globals(), "torch.optim", {}, methods=False)

@@ -2,10 +2,8 @@
 formulas in the same float order (most are recursive: the new lr from the group's current
 one), so `get_last_lr()` equals torch's to the last bit.
 
-`LRScheduler.__init__` records `initial_lr` in each group and takes the initial step (epoch
-0) in "initial mode"; `state_dict()` is every attribute but the optimizer, as torch's, so a
-scheduler state saved under torch loads here. Warnings (stepping before the optimizer,
-passing `epoch`, calling `get_lr()` outside `step()`) go to stderr with torch's text.
+The base class and its bookkeeping live in scheduler_base; warnings go to stderr with torch's
+text.
 """
 
 from __future__ import annotations
@@ -19,9 +17,19 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from detachviz import torch as T
+from detachviz.engine import namespace as _ns
 from detachviz.optim.optimizer import Optimizer
+from detachviz.optim.scheduler_base import (
+    EPOCH_DEPRECATION_WARNING,
+    LRScheduler,
+    check_optimizer,
+    group_values,
+    set_group_value,
+)
 
 __all__ = [
+    "ChainedScheduler",
+    "ConstantLR",
     "CosineAnnealingLR",
     "CosineAnnealingWarmRestarts",
     "ExponentialLR",
@@ -29,128 +37,13 @@ __all__ = [
     "LambdaLR",
     "LinearLR",
     "MultiStepLR",
+    "MultiplicativeLR",
     "OneCycleLR",
+    "PolynomialLR",
     "ReduceLROnPlateau",
     "SequentialLR",
     "StepLR",
 ]
-
-EPOCH_DEPRECATION_WARNING = (
-    "The epoch parameter in `scheduler.step()` was not necessary and is being "
-    "deprecated where possible. Please use `scheduler.step()` to step the "
-    "scheduler. During the deprecation, if epoch is different from None, the "
-    "closed form is used instead of the new chainable form, where available. "
-    "Please open an issue if you are unable to replicate your use case: "
-    "https://github.com/pytorch/pytorch/issues/new/choose."
-)
-
-
-def _lrs(optimizer: Optimizer, key: str = "lr") -> list[Any]:
-    return [
-        g[key].clone() if isinstance(g[key], T.Tensor) else g[key] for g in optimizer.param_groups
-    ]
-
-
-def _set(group: dict[str, Any], key: str, value: Any) -> None:
-    if isinstance(group[key], T.Tensor):
-        group[key].fill_(value.item() if isinstance(value, T.Tensor) else value)
-    else:
-        group[key] = value
-
-
-def _check_optimizer(optimizer: Any) -> None:
-    if not isinstance(optimizer, Optimizer):
-        raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-
-
-class LRScheduler:
-    _is_initial: bool = False
-    _get_lr_called_within_step: bool = False
-
-    def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
-        _check_optimizer(optimizer)
-        self.optimizer = optimizer
-        if last_epoch == -1:
-            for group in optimizer.param_groups:
-                lr = group["lr"]
-                group.setdefault("initial_lr", lr.clone() if isinstance(lr, T.Tensor) else lr)
-        else:
-            for i, group in enumerate(optimizer.param_groups):
-                if "initial_lr" not in group:
-                    raise KeyError(
-                        f"param 'initial_lr' is not specified in param_groups[{i}] when "
-                        "resuming scheduler with last_epoch >= 0.\n"
-                        "This typically happens when:\n"
-                        "1. You're trying to resume training from a checkpoint but haven't "
-                        "properly loaded the optimizer state\n"
-                        "2. You're using last_epoch >= 0 for a fresh training run "
-                        "(not recommended)"
-                    )
-        self.base_lrs = _lrs(optimizer, "initial_lr")
-        self.last_epoch = last_epoch
-        self._initial_step()
-
-    def _initial_step(self) -> None:
-        self._step_count = 0
-        self._is_initial = True
-        try:
-            self.step()
-        finally:
-            self._is_initial = False
-
-    def get_lr(self) -> list[Any]:
-        raise NotImplementedError
-
-    def get_last_lr(self) -> list[Any]:
-        return self._last_lr
-
-    def _warn_outside_step(self) -> None:
-        if not self._get_lr_called_within_step:
-            warnings.warn(
-                "To get the last learning rate computed by the scheduler, please use "
-                "`get_last_lr()`.",
-                UserWarning,
-                stacklevel=3,
-            )
-
-    def step(self, epoch: int | None = None) -> None:
-        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
-            warnings.warn(
-                "Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
-                "In PyTorch 1.1.0 and later, you should call them in the opposite order: "
-                "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
-                "will result in PyTorch skipping the first value of the learning rate "
-                "schedule. See more details at "
-                "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
-                UserWarning,
-                stacklevel=2,
-            )
-        self._step_count += 1
-        if epoch is not None:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
-        self._update_lr(epoch)
-
-    def _update_lr(self, epoch: int | None = None) -> None:
-        self._get_lr_called_within_step = True
-        try:
-            if epoch is None:
-                self.last_epoch += 1
-                values = self.get_lr()
-            else:
-                self.last_epoch = epoch
-                closed = getattr(self, "_closed_form_lr", None)
-                values = closed() if closed is not None else self.get_lr()
-        finally:
-            self._get_lr_called_within_step = False
-        for group, lr in zip(self.optimizer.param_groups, values):
-            _set(group, "lr", lr)
-        self._last_lr = _lrs(self.optimizer)
-
-    def state_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        self.__dict__.update(state_dict)
 
 
 class LambdaLR(LRScheduler):
@@ -190,6 +83,85 @@ class LambdaLR(LRScheduler):
                 f.__dict__.update(saved)
 
 
+class _LRScheduler(LRScheduler):
+    """The old name of LRScheduler, still subclassed by older code."""
+
+
+def _lambdas(optimizer: Optimizer, lr_lambda: Any) -> list[Any]:
+    n = len(optimizer.param_groups)
+    if not isinstance(lr_lambda, (list, tuple)):
+        return [lr_lambda] * n
+    if len(lr_lambda) != n:
+        raise ValueError(f"Expected {n} lr_lambdas, but got {len(lr_lambda)}")
+    return list(lr_lambda)
+
+
+class MultiplicativeLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, lr_lambda: Any, last_epoch: int = -1) -> None:
+        self.optimizer = optimizer
+        self.lr_lambdas = _lambdas(optimizer, lr_lambda)
+        for f in self.lr_lambdas:
+            if not callable(f):
+                raise TypeError(f"lr_lambda should be a function, but got {type(f).__name__}")
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[Any]:
+        self._warn_outside_step()
+        if self._is_initial:
+            return group_values(self.optimizer)
+        groups = self.optimizer.param_groups
+        return [g["lr"] * f(self.last_epoch) for f, g in zip(self.lr_lambdas, groups)]
+
+
+class ConstantLR(LRScheduler):
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        factor: float = 1.0 / 3,
+        total_iters: int = 5,
+        last_epoch: int = -1,
+    ) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[Any]:
+        self._warn_outside_step()
+        groups = self.optimizer.param_groups
+        if self.last_epoch == 0:
+            return [g["lr"] * self.factor for g in groups]
+        if self.last_epoch != self.total_iters:
+            return group_values(self.optimizer)
+        return [g["lr"] * (1.0 / self.factor) for g in groups]
+
+    def _closed_form_lr(self) -> list[Any]:
+        after = self.last_epoch >= self.total_iters
+        return [b * (self.factor + after * (1 - self.factor)) for b in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    def __init__(
+        self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0, last_epoch: int = -1
+    ) -> None:
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[Any]:
+        self._warn_outside_step()
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return group_values(self.optimizer)
+        e, n = self.last_epoch, self.total_iters
+        decay = ((1.0 - e / n) / (1.0 - (e - 1) / n)) ** self.power
+        return [g["lr"] * decay for g in self.optimizer.param_groups]
+
+    def _closed_form_lr(self) -> list[Any]:
+        left = 1.0 - min(self.total_iters, self.last_epoch) / self.total_iters
+        return [b * left**self.power for b in self.base_lrs]
+
+
 class StepLR(LRScheduler):
     def __init__(
         self, optimizer: Optimizer, step_size: int, gamma: float = 0.1, last_epoch: int = -1
@@ -201,7 +173,7 @@ class StepLR(LRScheduler):
     def get_lr(self) -> list[Any]:
         self._warn_outside_step()
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
-            return _lrs(self.optimizer)
+            return group_values(self.optimizer)
         return [g["lr"] * self.gamma for g in self.optimizer.param_groups]
 
     def _closed_form_lr(self) -> list[Any]:
@@ -223,7 +195,7 @@ class MultiStepLR(LRScheduler):
     def get_lr(self) -> list[Any]:
         self._warn_outside_step()
         if self.last_epoch not in self.milestones:
-            return _lrs(self.optimizer)
+            return group_values(self.optimizer)
         k = self.milestones[self.last_epoch]
         return [g["lr"] * self.gamma**k for g in self.optimizer.param_groups]
 
@@ -259,7 +231,7 @@ class LinearLR(LRScheduler):
         if self.last_epoch == 0:
             return [g["lr"] * self.start_factor for g in groups]
         if self._is_initial or self.last_epoch > self.total_iters:
-            return _lrs(self.optimizer)
+            return group_values(self.optimizer)
         span = self.end_factor - self.start_factor
         factor = 1.0 + span / (self.total_iters * self.start_factor + (self.last_epoch - 1) * span)
         return [g["lr"] * factor for g in groups]
@@ -278,7 +250,7 @@ class ExponentialLR(LRScheduler):
     def get_lr(self) -> list[Any]:
         self._warn_outside_step()
         if self._is_initial:
-            return _lrs(self.optimizer)
+            return group_values(self.optimizer)
         return [g["lr"] * self.gamma for g in self.optimizer.param_groups]
 
     def _closed_form_lr(self) -> list[Any]:
@@ -302,7 +274,7 @@ class CosineAnnealingLR(LRScheduler):
             self.last_epoch,
         )
         if self._is_initial:
-            return _lrs(self.optimizer)
+            return group_values(self.optimizer)
         if self._step_count == 1 and e > 0:
             return [
                 eta + (b - eta) * (1 + math.cos(e * math.pi / t_max)) / 2 for b in self.base_lrs
@@ -379,8 +351,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
-            _set(group, "lr", lr)
-        self._last_lr = _lrs(self.optimizer)
+            set_group_value(group, "lr", lr)
+        self._last_lr = group_values(self.optimizer)
 
 
 def _per_group(name: str, optimizer: Optimizer, value: Any) -> list[Any]:
@@ -413,7 +385,7 @@ class OneCycleLR(LRScheduler):
         three_phase: bool = False,
         last_epoch: int = -1,
     ) -> None:
-        _check_optimizer(optimizer)
+        check_optimizer(optimizer)
         self.optimizer = optimizer
         if total_steps is not None:
             if total_steps <= 0 or not isinstance(total_steps, int):
@@ -535,21 +507,7 @@ class SequentialLR(LRScheduler):
         name = type(self).__name__
         if len(schedulers) < 1:
             raise ValueError(f"{name} expects at least one scheduler, but got no scheduler.")
-        for i, s in enumerate(schedulers):
-            if not hasattr(s, "optimizer"):
-                raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
-            if isinstance(s, ReduceLROnPlateau):
-                raise ValueError(
-                    f"{name} does not support `ReduceLROnPlateau` scheduler as it requires "
-                    "additional kwargs to be specified when calling `step`, but got one at "
-                    f"index {i} in the given schedulers sequence."
-                )
-            if optimizer != s.optimizer:
-                raise ValueError(
-                    f"{name} expects all schedulers to belong to the same optimizer, but got "
-                    f"scheduler {type(s).__name__} at index {i} has {s.optimizer}, which is "
-                    f"different from {type(optimizer).__name__}."
-                )
+        _check_same_optimizer(name, optimizer, schedulers)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError(
                 "Sequential Schedulers expects number of schedulers provided to be one more "
@@ -561,7 +519,7 @@ class SequentialLR(LRScheduler):
         self.last_epoch = last_epoch + 1
         self.optimizer = optimizer
         for group in optimizer.param_groups:
-            _set(group, "lr", group["initial_lr"])
+            set_group_value(group, "lr", group["initial_lr"])
         for s in schedulers:  # undo the initial step each scheduler took when it was made
             s.last_epoch -= 1
         first = self._schedulers[bisect_right(self._milestones, 0)]
@@ -591,6 +549,57 @@ class SequentialLR(LRScheduler):
             s.load_state_dict(sd)
 
 
+class ChainedScheduler(LRScheduler):
+    """Steps several schedulers of one optimizer together, each on the lr the previous left."""
+
+    def __init__(self, schedulers: list[LRScheduler], optimizer: Optimizer | None = None) -> None:
+        name = type(self).__name__
+        if len(schedulers) < 1:
+            raise ValueError(
+                f"{name} expects at least one scheduler to be chained, but got no scheduler."
+            )
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_same_optimizer(name, optimizer, schedulers)
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = group_values(schedulers[-1].optimizer)
+
+    def step(self) -> None:  # type: ignore[override]
+        for s in self._schedulers:
+            s.step()
+        self._last_lr = group_values(self._schedulers[-1].optimizer)
+
+    def state_dict(self) -> dict[str, Any]:
+        out = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+        out["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return out
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        saved = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        state_dict["_schedulers"] = saved
+        for s, sd in zip(self._schedulers, saved):
+            s.load_state_dict(sd)
+
+
+def _check_same_optimizer(name: str, optimizer: Any, schedulers: list[Any]) -> None:
+    for i, s in enumerate(schedulers):
+        if not hasattr(s, "optimizer"):
+            raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
+        if isinstance(s, ReduceLROnPlateau):
+            raise ValueError(
+                f"{name} does not support `ReduceLROnPlateau` scheduler as it requires "
+                "additional kwargs to be specified when calling `step`, but got one at "
+                f"index {i} in the given schedulers sequence."
+            )
+        if optimizer != s.optimizer:
+            raise ValueError(
+                f"{name} expects all schedulers to belong to the same optimizer, but got "
+                f"scheduler {type(s).__name__} at index {i} has {s.optimizer}, which is "
+                f"different from {type(optimizer).__name__}."
+            )
+
+
 class ReduceLROnPlateau(LRScheduler):
     def __init__(
         self,
@@ -607,7 +616,7 @@ class ReduceLROnPlateau(LRScheduler):
         if factor >= 1.0:
             raise ValueError("Factor should be < 1.0.")
         self.factor = factor
-        _check_optimizer(optimizer)
+        check_optimizer(optimizer)
         self.optimizer = optimizer
         n = len(optimizer.param_groups)
         if isinstance(min_lr, (list, tuple)):
@@ -622,7 +631,7 @@ class ReduceLROnPlateau(LRScheduler):
         self.cooldown = cooldown
         self.eps = eps
         self.last_epoch = 0
-        self._last_lr = _lrs(optimizer)
+        self._last_lr = group_values(optimizer)
         self._init_is_better(mode, threshold, threshold_mode)
         self.best = self.mode_worse
         self.cooldown_counter = 0
@@ -670,7 +679,7 @@ class ReduceLROnPlateau(LRScheduler):
             self._reduce_lr()
             self.cooldown_counter = self.cooldown
             self.num_bad_epochs = 0
-        self._last_lr = _lrs(self.optimizer)
+        self._last_lr = group_values(self.optimizer)
 
     def _reduce_lr(self) -> None:
         groups = self.optimizer.param_groups
@@ -688,8 +697,12 @@ class ReduceLROnPlateau(LRScheduler):
             old = float(group["lr"])
             new = max(old * self.factor, self.min_lrs[i])
             if old - new > self.eps:
-                _set(group, "lr", new)
+                set_group_value(group, "lr", new)
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         self.__dict__.update(state_dict)
         self._init_is_better(self.mode, self.threshold, self.threshold_mode)
+
+
+# a name torch has and detachviz lacks: "torch.optim.lr_scheduler.X is not supported by detachviz"
+__getattr__ = _ns.module_getattr(globals(), "torch.optim.lr_scheduler", {}, methods=False)

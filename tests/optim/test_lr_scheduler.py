@@ -21,6 +21,15 @@ SCHEDULERS = [
             o, 1.0, epochs=5, steps_per_epoch=5, three_phase=True, anneal_strategy="linear"
         ),
     ),
+    ("ConstantLR", lambda L, o: L.ConstantLR(o, 0.5, total_iters=3)),
+    ("MultiplicativeLR", lambda L, o: L.MultiplicativeLR(o, lambda e: 0.95)),
+    ("PolynomialLR", lambda L, o: L.PolynomialLR(o, total_iters=6, power=2.0)),
+    (
+        "ChainedScheduler",
+        lambda L, o: L.ChainedScheduler(
+            [L.ConstantLR(o, 0.1, total_iters=2), L.ExponentialLR(o, 0.9)]
+        ),
+    ),
     ("WarmRestarts", lambda L, o: L.CosineAnnealingWarmRestarts(o, 3, T_mult=2, eta_min=0.01)),
     (
         "SequentialLR",
@@ -101,3 +110,24 @@ def test_errors_and_warnings_match_torch(T, torch):
             warnings.simplefilter("always")
             s.step()
         assert any("before `optimizer.step()`" in str(w.message) for w in seen)
+
+
+def test_old_base_name_still_subclasses(T, torch):
+    def run(ns):
+        class Halving(ns.optim.lr_scheduler._LRScheduler):
+            def get_lr(self):
+                return [b * 0.5**self.last_epoch for b in self.base_lrs]
+
+        opt = ns.optim.SGD([ns.zeros(1, requires_grad=True)], lr=0.1)
+        s = Halving(opt)
+        for _ in range(3):
+            opt.step()
+            s.step()
+        return s.get_last_lr()
+
+    assert run(T) == run(torch)
+
+
+def test_missing_schedulers_say_so(T):
+    with pytest.raises(AttributeError, match="lr_scheduler.CyclicLR is not supported by detachviz"):
+        T.optim.lr_scheduler.CyclicLR

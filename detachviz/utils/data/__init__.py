@@ -3,6 +3,7 @@ order for a given seed (RandomSampler and random_split draw as torch's do)."""
 
 from __future__ import annotations
 
+from detachviz.engine import namespace as _ns
 from detachviz.utils.data.collate import default_collate, default_convert
 from detachviz.utils.data.dataloader import DataLoader, get_worker_info
 from detachviz.utils.data.dataset import (
@@ -42,3 +43,6 @@ __all__ = [
     "get_worker_info",
     "random_split",
 ]
+
+# a name torch has and detachviz lacks: "torch.utils.data.X is not supported by detachviz"
+__getattr__ = _ns.module_getattr(globals(), "torch.utils.data", {}, methods=False)
