@@ -112,6 +112,10 @@ class MultiplicativeLR(LRScheduler):
         groups = self.optimizer.param_groups
         return [g["lr"] * f(self.last_epoch) for f, g in zip(self.lr_lambdas, groups)]
 
+    # the lambdas are saved as LambdaLR saves them (functions as None)
+    state_dict = LambdaLR.state_dict
+    load_state_dict = LambdaLR.load_state_dict
+
 
 class ConstantLR(LRScheduler):
     def __init__(

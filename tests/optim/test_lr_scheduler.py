@@ -130,4 +130,4 @@ def test_old_base_name_still_subclasses(T, torch):
 
 def test_missing_schedulers_say_so(T):
     with pytest.raises(AttributeError, match="lr_scheduler.CyclicLR is not supported by detachviz"):
-        T.optim.lr_scheduler.CyclicLR
+        _ = T.optim.lr_scheduler.CyclicLR
