@@ -61,6 +61,12 @@ COMPAT_MODULES = {
     "torch.nn.functional": "detachviz.nn.functional",
     "torch.nn.init": "detachviz.nn.init",
     "torch.optim": "detachviz.optim",
+    "torch.optim.lr_scheduler": "detachviz.optim.lr_scheduler",
+    "torch.nn.utils": "detachviz.nn.utils",
+    "torch.nn.utils.clip_grad": "detachviz.nn.utils.clip_grad",
+    "torch.serialization": "detachviz.serialization",
+    "torch.utils": "detachviz.utils",
+    "torch.utils.data": "detachviz.utils.data",
     "torch.random": "detachviz.torch.random",
 }
 LAZY_COMPAT_MODULES = {"torchviz": "detachviz.torchviz"}

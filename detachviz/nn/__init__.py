@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import detachviz.nn.utils  # noqa: F401  (binds torch.nn.utils)
+from detachviz import serialization as _serialization
 from detachviz.nn import functional, init
 from detachviz.nn.activation import (
     ELU,
@@ -49,6 +51,8 @@ from detachviz.nn.module import Module
 from detachviz.nn.parameter import Parameter
 from detachviz.nn.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from detachviz.nn.transformer import Transformer, TransformerEncoder, TransformerEncoderLayer
+
+_serialization.register_parameter_type(Parameter)  # torch.load rebuilds nn.Parameter
 
 __all__ = [
     "BCELoss",
@@ -109,4 +113,5 @@ __all__ = [
     "TransformerEncoder",
     "TransformerEncoderLayer",
     "UninitializedParameter",
+    "utils",
 ]

@@ -200,6 +200,9 @@ layer_norm = _layernorm.layer_norm
 native_layer_norm = _layernorm.native_layer_norm
 unsafe_chunk = _rnn.unsafe_chunk
 unsafe_split = _rnn.unsafe_split
+# torch.save / torch.load (PyTorch's zip format)
+from detachviz.serialization import load as load  # noqa: E402
+from detachviz.serialization import save as save  # noqa: E402
 
 # lazily imported submodules (written elsewhere; a missing one must not break `import torch`)
 _SUBMODULES = {
@@ -207,6 +210,8 @@ _SUBMODULES = {
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
     "random": "detachviz.torch.random",
+    "serialization": "detachviz.serialization",
+    "utils": "detachviz.utils",
 }
 __getattr__ = _ns.module_getattr(globals(), "torch", _SUBMODULES, methods=True)
 
