@@ -57,8 +57,10 @@ def canonical_graph(data: dict[str, Any]) -> dict[str, Any]:
         "roots": [by_id[r] for r in data["roots"]],
         "nodes": sorted(by_id.values(), key=repr),
         "edges": sorted(
-            ((by_id[e["source"]], by_id[e["target"]], e["cut"], e["line"], e["write"])
-             for e in data["edges"]),
+            (
+                (by_id[e["source"]], by_id[e["target"]], e["cut"], e["line"], e["write"])
+                for e in data["edges"]
+            ),
             key=repr,
         ),  # fmt: skip
         "error": error,
