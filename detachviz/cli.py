@@ -169,7 +169,7 @@ _engine_option = click.option(
     "--engine",
     type=_Word("--engine", engines.ENGINE_NAMES),
     default=None,
-    help=f"What `import torch` runs on ({engines.engines_help()}). "
+    help=f"What `import torch` runs on: {engines.engines_help()}. "
     f"Default: ${engines.ENV}, else {engines.DEFAULT_ENGINE}.",
 )
 

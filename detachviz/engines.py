@@ -23,8 +23,8 @@ class Engine:
 
 DETACHVIZ, TORCH = "detachviz", "torch"
 ENGINES: tuple[Engine, ...] = (
-    Engine(DETACHVIZ, "detachviz's own numpy engine (no PyTorch needed)"),
-    Engine(TORCH, "the installed PyTorch, traced (cuts, names and lines as on detachviz's)"),
+    Engine(DETACHVIZ, "detachviz's numpy engine"),
+    Engine(TORCH, "the installed PyTorch, traced"),
 )
 ENGINE_NAMES = tuple(e.name for e in ENGINES)
 DEFAULT_ENGINE = DETACHVIZ
@@ -32,7 +32,7 @@ ENV = "DETACHVIZ_ENGINE"  # the default when no --engine is given
 
 
 def engines_help() -> str:
-    return "; ".join(f"{e.name}: {e.help}" for e in ENGINES)
+    return " or ".join(f"{e.name} ({e.help})" for e in ENGINES)
 
 
 def resolve(name: str | None) -> str:

@@ -52,6 +52,8 @@ def _shape_only(name: str) -> bool:
     return name.endswith("_like") or (name.startswith("new_") and name != "new_tensor")
 
 
+# Calls that return a tensor but compute nothing from their inputs' values.
+NOT_VALUES = frozenset({"_set_grad_enabled", "is_grad_enabled", "set_grad_enabled"})
 _SAVED_ATTRS: dict[type, tuple[str, ...]] = {}  # grad_fn class -> its `_saved_*` names
 
 
@@ -217,7 +219,20 @@ class TorchRecorder(Recorder):
         frame: Any,
     ) -> Record:
         """One record; `inputs` are Refs or tensors, `frame` where to look for the line."""
-        ins = tuple(x if type(x) is Ref else self._ref(x) for x in inputs)
+        refs = self._refs
+        ins_: list[Ref] = []
+        for x in inputs:
+            if type(x) is not Ref:
+                old = refs.get(id(x))
+                if (
+                    old is None
+                    or old.grad_fn is not x.grad_fn
+                    or old.requires_grad != x.requires_grad
+                ):
+                    old = self._ref(x)
+                x = old
+            ins_.append(x)
+        ins = tuple(ins_)
         ge = _is_grad_enabled()
         if cut is None and not ge:
             for r in ins[1:] if inplace else ins:
@@ -242,7 +257,6 @@ class TorchRecorder(Recorder):
         rec.inplace = inplace
         rec.grad_enabled = ge
         rec._saved_raw = None
-        refs = self._refs
         outs = []
         for t in outputs:
             ref = _new(Ref)
@@ -310,65 +324,108 @@ class Tracer(TorchFunctionMode):
             kwargs = {}
         if self.depth:
             return func(*args, **kwargs)
-        name = getattr(func, "__name__", "")
-        rec = self.recorder
-        if name == "__get__":
-            out = func(*args, **kwargs)
-            attr = getattr(getattr(func, "__self__", None), "__name__", "")
-            if attr == "data" and isinstance(out, _Tensor):
-                rec.add(vocab.DATA, [args[0]], [out], vocab.DATA, False, sys._getframe(1))
-            elif attr in PROPERTY_OPS and isinstance(out, _Tensor):
-                rec.add(PROPERTY_OPS[attr], [args[0]], [out], None, False, sys._getframe(1))
-            return out
-        if name in DIFFERENTIATIONS:
-            roots = _outputs(args[0] if args else kwargs.get("tensors", kwargs.get("outputs")))
-            rec.add(DIFFERENTIATIONS[name], roots, [], None, False, sys._getframe(1))
+        try:
+            kind, op = _KINDS[func]
+        except KeyError:
+            kind, op = _KINDS[func] = _classify(func)
+        except TypeError:  # an unhashable callable: classify it each time
+            kind, op = _classify(func)
+        if kind is SKIP:
             return func(*args, **kwargs)
-        if name == "detach_":
+        rec = self.recorder
+        if kind is OP:
+            out = func(*args, **kwargs)
+            if type(out) is _Tensor or isinstance(out, _Tensor):
+                outs = [out]
+            elif isinstance(out, (list, tuple)):
+                outs = [x for x in out if isinstance(x, _Tensor)]
+                if not outs:
+                    return out
+            else:
+                return out
+            ins = _tensors(args, kwargs)
+            if ins:  # factories (ones, randn, empty) are not ops on values: not recorded
+                rec.add(op, ins, outs, None, False, sys._getframe(1))
+            return out
+        if kind is INPLACE:
+            tensors = _tensors(args, kwargs)
+            if not tensors:
+                return func(*args, **kwargs)
+            target, ins = tensors[0], tensors[1:]
+            if op == "setitem":  # the index is not a value that flows in
+                ins = [args[2]] if len(args) > 2 and isinstance(args[2], _Tensor) else []
+            before = rec.snapshot(target)
+            out = func(*args, **kwargs)
+            rec.add(op, [before, *ins], [target], None, True, sys._getframe(1))
+            return out
+        if kind is PROPERTY:
+            out = func(*args, **kwargs)
+            if isinstance(out, _Tensor):
+                cut = vocab.DATA if op == vocab.DATA else None
+                rec.add(op, [args[0]], [out], cut, False, sys._getframe(1))
+            return out
+        if kind is DIFFERENTIATION:
+            roots = _outputs(args[0] if args else kwargs.get("tensors", kwargs.get("outputs")))
+            rec.add(op, roots, [], None, False, sys._getframe(1))
+            return func(*args, **kwargs)
+        if kind is DETACH_INPLACE:
             target = args[0]
             before = rec.snapshot(target)
             out = func(*args, **kwargs)
             rec.add(vocab.DETACH_, [before], [target], vocab.DETACH_, True, sys._getframe(1))
             return out
-        inplace = name in INPLACE_DUNDERS or (
-            name.endswith("_") and not name.startswith("_") and name not in NOT_WRITES
-        )
-        if inplace:
-            tensors = _tensors(args, kwargs)
-            if not tensors:
-                return func(*args, **kwargs)
-            target, ins = tensors[0], tensors[1:]
-            if name == "__setitem__":  # the index is not a value that flows in
-                ins = [args[2]] if len(args) > 2 and isinstance(args[2], _Tensor) else []
-            before = rec.snapshot(target)
-            out = func(*args, **kwargs)
-            op = RENAMED.get(name) or (name[3:-2] + "_" if name.startswith("__i") else name)
-            rec.add(op, [before, *ins], [target], None, True, sys._getframe(1))
-            return out
         out = func(*args, **kwargs)
         outs = _outputs(out)
         if not outs:
             return out
-        if name == "detach":
+        if kind is DETACH:
             rec._counter[id(out)] = rec._counter_of(args[0])
             rec.add(vocab.DETACH, [args[0]], outs, vocab.DETACH, False, sys._getframe(1))
-            return out
-        if name == "__getitem__":
+        elif kind is GETITEM:
             rec.add(_getitem_op(args[1]), [args[0]], outs, None, False, sys._getframe(1))
-            return out
-        if name in COPIES:
-            at = COPIES[name]
+        else:  # COPY
+            at = COPIES[op]
             data = args[at] if len(args) > at else kwargs.get("data")
             if isinstance(data, _Tensor):
-                rec.add(name, [data], outs, vocab.COPY, False, sys._getframe(1))
-                return out
-        ins = _tensors(args, kwargs)
-        if ins and not _shape_only(
-            name
-        ):  # factories (ones, randn, empty) are not ops on values: not recorded
-            op = RENAMED.get(name) or name.strip("_")
-            rec.add(op, ins, outs, None, False, sys._getframe(1))
+                rec.add(op, [data], outs, vocab.COPY, False, sys._getframe(1))
+            elif _tensors(args, kwargs):
+                rec.add(op, _tensors(args, kwargs), outs, None, False, sys._getframe(1))
         return out
+
+
+# How the mode treats each torch function, decided once per function (`_classify`).
+SKIP, OP, INPLACE, PROPERTY, DIFFERENTIATION = "skip", "op", "inplace", "property", "diff"
+DETACH, DETACH_INPLACE, GETITEM, COPY = "detach", "detach_", "getitem", "copy"
+_KINDS: dict[Any, tuple[str, str]] = {}
+
+
+def _classify(func: Any) -> tuple[str, str]:
+    """(kind, record op name) of a torch function, by its name."""
+    name = getattr(func, "__name__", "")
+    if name == "__get__":  # a property: only `.data` and the view properties make values
+        attr = getattr(getattr(func, "__self__", None), "__name__", "")
+        if attr == "data":
+            return PROPERTY, vocab.DATA
+        if attr in PROPERTY_OPS:
+            return PROPERTY, PROPERTY_OPS[attr]
+        return SKIP, ""
+    if name in DIFFERENTIATIONS:
+        return DIFFERENTIATION, DIFFERENTIATIONS[name]
+    if name == "detach_":
+        return DETACH_INPLACE, vocab.DETACH_
+    if name in INPLACE_DUNDERS:
+        return INPLACE, RENAMED.get(name) or name[3:-2] + "_"
+    if name.endswith("_") and not name.startswith("_") and name not in NOT_WRITES:
+        return INPLACE, name
+    if name == "detach":
+        return DETACH, vocab.DETACH
+    if name == "__getitem__":
+        return GETITEM, "getitem"
+    if name in COPIES:
+        return COPY, name
+    if _shape_only(name) or name in NOT_VALUES:
+        return SKIP, ""
+    return OP, RENAMED.get(name) or name.strip("_")
 
 
 def _getitem_op(index: Any) -> str:
