@@ -427,6 +427,9 @@ def _trimmed_traceback(exc: BaseException, script: str) -> tuple[str, int | None
     if isinstance(exc, SyntaxError):
         return "".join(te.format_exception_only()), exc.lineno
     frames = [f for f in te.stack if not f.filename.startswith(_PACKAGE_DIR)]
+    torch_engine = sys.modules.get("detachviz.torch_engine")  # loaded only when chosen
+    if torch_engine is not None:
+        frames = torch_engine.without_dispatch(frames)
     line = None
     for f in frames:
         if f.filename == script:
@@ -435,9 +438,10 @@ def _trimmed_traceback(exc: BaseException, script: str) -> tuple[str, int | None
     # NOTE: chained exceptions keep their own stacks; trim those too.
     cause = te.__cause__ or te.__context__
     while cause is not None:
-        cause.stack = traceback.StackSummary.from_list(
-            [f for f in cause.stack if not f.filename.startswith(_PACKAGE_DIR)]
-        )
+        kept = [f for f in cause.stack if not f.filename.startswith(_PACKAGE_DIR)]
+        if torch_engine is not None:
+            kept = torch_engine.without_dispatch(kept)
+        cause.stack = traceback.StackSummary.from_list(kept)
         cause = cause.__cause__ or cause.__context__
     return "".join(te.format()), line
 

@@ -54,6 +54,21 @@ def is_tensor(value: object) -> bool:
     return isinstance(value, tensor)
 
 
+def without_dispatch(frames: list[Any]) -> list[Any]:
+    """A traceback's frames without the two that only tracing adds: torch's
+    `handle_torch_function` and the `return handle_torch_function(...)` that called it (the
+    function then runs again, and its own frame follows), so that a script's error reads as
+    `python` prints it."""
+    out: list[Any] = []
+    for f in frames:
+        if f.filename.endswith(("torch/overrides.py", "torch\\overrides.py")):
+            if out and "handle_torch_function" in (f"{out[-1].line}" or ""):
+                out.pop()
+            continue
+        out.append(f)
+    return out
+
+
 class recording:  # noqa: N801 - used like trace.recording: `with recording(script) as rec:`
     """Record every torch call while the block runs into a fresh TorchRecorder, which is
     also `trace.RECORDER` meanwhile (so `make_dot` inside the script draws its cuts)."""

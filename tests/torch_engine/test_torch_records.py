@@ -190,3 +190,41 @@ def test_the_notebook_magic_runs_a_cell_on_real_torch():
     finally:
         shell.run_cell("%reset -f")
         InteractiveShell.clear_instance()
+
+
+@pytest.mark.parametrize("name", ["attached", "detached"])
+@pytest.mark.parametrize("fmt", ["dot", "json"])
+def test_the_golden_files_come_out_byte_for_byte(name, fmt, monkeypatch):
+    from pathlib import Path
+
+    from detachviz.pipeline import Request, build
+
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(root / "docs" / "examples")
+    data, failure = build(f"{name}.py", Request(engine="torch"), fmt)
+    assert failure == ""
+    assert data.decode() == (root / "tests" / "golden" / f"{name}.{fmt}").read_text()
+
+
+def test_a_failing_scripts_traceback_is_the_one_python_prints(tmp_path):
+    import subprocess
+    import sys
+
+    from detachviz.runner import run_script
+
+    script = tmp_path / "s.py"
+    script.write_text(
+        "import torch\n"
+        "m = torch.arange(5.0, requires_grad=True)\n"
+        "n = m**2\n"
+        "m.detach().zero_()\n"
+        "n.sum().backward()\n"
+    )
+    result = run_script(script, record=True, quiet=True, engine="torch")
+    python = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert result.error_line == 5
+    # torch's own frames included, without the two that tracing adds
+    assert result.error_text == python.stderr
+    assert "overrides.py" not in result.error_text and "detachviz" not in result.error_text
