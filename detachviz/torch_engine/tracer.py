@@ -127,10 +127,10 @@ class TorchRecorder(Recorder):
         super().__init__(script)
         # id(tensor) -> id of the tensor whose version counter it shares (detach())
         self._counter: dict[int, int] = {}
-        # inner steps of ops get this record (made once per op that has them)
         # the highest sequence number of a backward node made so far (a probe node's now)
         with torch.enable_grad():
-            self._last_seq = torch.zeros((), requires_grad=True).exp().grad_fn._sequence_nr()
+            probe = torch.zeros((), requires_grad=True).exp().grad_fn
+        self._last_seq: int = probe._sequence_nr() if probe is not None else -1
         self._keep: list[Any] = []  # the inner nodes, alive while their ids are keys
 
     # ---- the contract ----------------------------------------------------------------
