@@ -75,7 +75,8 @@ class recording:  # noqa: N801 - used like trace.recording: `with recording(scri
 
     def __init__(self, script: str | None = None) -> None:
         load()
-        from detachviz.torch_engine.tracer import TorchRecorder, Tracer
+        from detachviz.torch_engine.recorder import TorchRecorder
+        from detachviz.torch_engine.tracer import Tracer
 
         self.recorder = TorchRecorder(script)
         self._mode = Tracer(self.recorder)

@@ -9,8 +9,9 @@ from torch import nn
 
 torch.manual_seed(0)
 
-student = nn.TransformerEncoderLayer(d_model=16, nhead=2, dim_feedforward=32, dropout=0.0,
-                                     batch_first=True)
+student = nn.TransformerEncoderLayer(
+    d_model=16, nhead=2, dim_feedforward=32, dropout=0.0, batch_first=True
+)
 teacher = copy.deepcopy(student)
 embed = nn.Embedding(50, 16)
 tokens = torch.randint(1, 50, (2, 5))
