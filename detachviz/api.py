@@ -94,13 +94,20 @@ class Trace:
     """
 
     def __init__(
-        self, caller: FrameType, source: str | None, namespace: Mapping[str, Any] | None
+        self,
+        caller: FrameType,
+        source: str | None,
+        namespace: Mapping[str, Any] | None,
+        engine: str | None = None,
     ) -> None:
+        from detachviz import engines, runner
+
+        self.engine = engines.require(engine)
         self.source = source if source is not None else caller.f_code.co_filename
         # Names: the mapping given, else the caller's (draw's caller first, see _result).
         self._own_names = namespace is None
         self._namespace = CallerNamespace(caller if namespace is None else namespace)
-        self._recording: recording.recording | None = recording.recording(self.source)
+        self._recording: Any = runner.recording(self.engine, self.source)
         self.recorder: recording.Recorder = self._recording.recorder
         self.error: BaseException | None = None
         self.error_text = ""
@@ -116,7 +123,11 @@ class Trace:
         global LAST
         self._before = dict(self._namespace.items())  # to tell what the block bound
         active = recording.RECORDER
-        if active is not None and active.script == self.source:
+        if (
+            active is not None
+            and active.script == self.source
+            and type(active) is type(self.recorder)
+        ):
             # Inside a recording of the same code (`detachviz render` of a script that uses
             # the API, a trace in a %%detachviz cell): share it, so neither misses an op.
             self.recorder, self._recording = active, None
@@ -126,6 +137,7 @@ class Trace:
             path=Path(self.source),
             namespace=self._namespace,  # type: ignore[arg-type]  # read-only Mapping
             recorder=self.recorder,
+            engine=self.engine,
         )
         # make_dot called inside the block names tensors from this namespace, as in a script
         self._outer_run, runner.CURRENT = runner.CURRENT, self._run
@@ -151,6 +163,7 @@ class Trace:
                 self.error_line = line
         if isinstance(exc, SyntaxError) and exc.filename == self.source:
             self.error_line = exc.lineno
+        self.recorder.saved_behind(exc)  # names the failed node, as `.node`
         self._run.exit_code = 1
         self._run.error = exc
         self._run.error_text = self.error_text
@@ -179,6 +192,7 @@ class Trace:
             error=self._run.error,
             error_text=self._run.error_text,
             error_line=self._run.error_line,
+            engine=self.engine,
         )
 
     def graph(
@@ -283,14 +297,21 @@ class Trace:
         return out
 
 
-def trace(*, source: str | None = None, namespace: Mapping[str, Any] | None = None) -> Trace:
+def trace(
+    *,
+    source: str | None = None,
+    namespace: Mapping[str, Any] | None = None,
+    engine: str | None = None,
+) -> Trace:
     """Record the ops of a `with` block: `with detachviz.trace() as t: ...; t.draw(loss)`.
 
     source     the file whose lines the graph reports (default: the caller's file; in a
                notebook, the cell)
     namespace  where tensor names come from (default: the caller's locals and globals)
+    engine     whose tensors to trace: "detachviz" (`detachviz.torch`'s) or "torch" (the
+               installed PyTorch's real tensors); default $DETACHVIZ_ENGINE, else detachviz
     """
-    return Trace(sys._getframe(1), source, namespace)
+    return Trace(sys._getframe(1), source, namespace, engine)
 
 
 # The trace opened most recently: `explain()` without a trace, and `%detachviz_grad`.

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from detachviz import __version__
+from detachviz import __version__, engines
 from detachviz.errors import (
     BUG_HINT,
     EXIT_FAILED,
@@ -165,6 +165,15 @@ class _Group(click.Group):
             sys.exit(EXIT_INTERRUPTED)
 
 
+_engine_option = click.option(
+    "--engine",
+    type=_Word("--engine", engines.ENGINE_NAMES),
+    default=None,
+    help=f"What `import torch` runs on: {engines.engines_help()}. "
+    f"Default: ${engines.ENV}, else {engines.DEFAULT_ENGINE}.",
+)
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="detachviz")
 def cli() -> None:
@@ -251,6 +260,7 @@ def _run(script: str, args: tuple[str, ...]) -> int:
     type=click.IntRange(min=1),
     help="Parallel processes.",
 )
+@_engine_option
 def render(scripts: tuple[str, ...], **kwargs: Any) -> None:
     """Run each SCRIPT and write its computation graph, cuts included."""
     sys.exit(_guarded(_render)(list(scripts), **kwargs))
@@ -274,10 +284,12 @@ def _render(
     allow_errors: bool,
     fail_on_write: bool,
     jobs: int,
+    engine: str | None,
 ) -> int:
     from detachviz import pipeline
 
     request = pipeline.Request(
+        engine=engine,
         fmt=fmt,
         roots=tuple(roots),
         allow_errors=allow_errors,
@@ -373,15 +385,16 @@ class _Reporter:
     help="The tensor to explain gradients for: a name or an expression (default: the one output).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def grad(script: str, root: str | None, as_json: bool) -> None:
+@_engine_option
+def grad(script: str, root: str | None, as_json: bool, engine: str | None) -> None:
     """Explain every leaf's gradient in SCRIPT, including why one is None."""
-    sys.exit(_guarded(_grad)(script, root, as_json))
+    sys.exit(_guarded(_grad)(script, root, as_json, engine))
 
 
-def _grad(script: str, root: str | None, as_json: bool) -> int:
+def _grad(script: str, root: str | None, as_json: bool, engine: str | None) -> int:
     from detachviz.gradreport import grad_report
 
-    report = grad_report(script, root)
+    report = grad_report(script, root, engines.require(engine))
     if as_json:
         sys.stdout.write(report.to_json())
     else:

@@ -80,9 +80,10 @@ def _scalar_root(result: Any, requested: str | None) -> tuple[str | None, Any]:
     raise RootError(f"several scalar outputs ({names}): pick one with --root NAME")
 
 
-def grad_report(script: str, root: str | None = None) -> Report:
-    """Run `script` and explain its gradients (raises RootError / ScriptNotFound)."""
-    result = run_script(script, record=True, quiet=True)
+def grad_report(script: str, root: str | None = None, engine: str | None = None) -> Report:
+    """Run `script` on `engine` (engines.py) and explain its gradients (raises RootError /
+    ScriptNotFound / UserError)."""
+    result = run_script(script, record=True, quiet=True, engine=engine)
     return report_for(result, result.lines, root, script)
 
 

@@ -20,7 +20,7 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
 
-from detachviz import api
+from detachviz import api, engines
 from detachviz.errors import DetachvizError, RootError
 from detachviz.render.options import DEFAULT_RANKDIR, RANKDIR_NAMES, RENDERERS
 
@@ -51,6 +51,13 @@ class DetachvizMagics(Magics):
     @argument("--expand", action="store_true", help="Draw repeated chains in full.")
     @argument("--renderer", choices=RENDERERS, help="Layout program.")
     @argument("-o", "--output", metavar="FILE", help="Also save the drawing (format: suffix).")
+    @argument(
+        "--engine",
+        type=str.lower,
+        choices=engines.ENGINE_NAMES,
+        help=f"What `import torch` runs on (default: ${engines.ENV}, else "
+        f"{engines.DEFAULT_ENGINE}).",
+    )
     @argument("--grad", action="store_true", help="Also show the grad report table.")
     @argument("--no-graph", action="store_true", help="Run and trace, draw nothing.")
     @argument(
@@ -67,7 +74,11 @@ class DetachvizMagics(Magics):
         __tracebackhide__ = True  # noqa: F841 - IPython hides this frame in tracebacks
         args = parse_argstring(self.detachviz, line)
         shell: Any = self.shell
-        t, error = run_cell(shell, cell)
+        try:
+            engine = engines.require(args.engine)
+        except DetachvizError as e:
+            raise UsageError(str(e)) from None
+        t, error = run_cell(shell, cell, engine)
         try:
             if not args.no_graph:
                 drawing = self._draw(t, args)
@@ -118,9 +129,11 @@ class DetachvizMagics(Magics):
             raise UsageError(str(e)) from None
 
 
-def run_cell(shell: Any, cell: str) -> tuple[api.Trace, BaseException | None]:
-    """Run `cell` in the notebook's namespace on detachviz's engine, traced; the trace and
-    the cell's exception (already recorded in the trace), if it raised."""
+def run_cell(
+    shell: Any, cell: str, engine: str = engines.DEFAULT_ENGINE
+) -> tuple[api.Trace, BaseException | None]:
+    """Run `cell` in the notebook's namespace on `engine` (engines.py), traced; the trace
+    and the cell's exception (already recorded in the trace), if it raised."""
     from detachviz import runner
     from detachviz.engine import state
 
@@ -132,11 +145,11 @@ def run_cell(shell: Any, cell: str) -> tuple[api.Trace, BaseException | None]:
     # A cell name IPython knows: tracebacks show "Cell In[7], line 3" and its code.
     filename = shell.compile.cache(code, shell.execution_count, raw_code=cell)
     error: BaseException | None = None
-    with runner.compat_modules():
+    with runner.compat_modules(engine):
         bound = runner.prebound()
         own = {k: ns[k] for k in bound if k in ns}
         ns.update(bound)
-        t = api.trace(source=filename, namespace=ns)
+        t = api.trace(source=filename, namespace=ns, engine=engine)
         try:
             with t, state.float_errors_silenced():
                 _execute(code, filename, ns)

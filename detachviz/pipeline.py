@@ -53,6 +53,7 @@ class Request:
     allow_errors: bool = False  # a script that fails still counts as rendered
     check: bool = False  # compare with the file on disk, write nothing
     draw: DrawOptions = field(default_factory=DrawOptions)
+    engine: str | None = None  # a name from engines.ENGINES; None: $DETACHVIZ_ENGINE or default
 
 
 DEFAULT_REQUEST = Request()
@@ -128,7 +129,7 @@ def build(script: str, request: Request, fmt: str) -> tuple[bytes, str]:
     from detachviz.graph.capture import Options, capture
     from detachviz.runner import pick_roots, run_script, tensor_names
 
-    result = run_script(script, record=True, quiet=True)
+    result = run_script(script, record=True, quiet=True, engine=request.engine)
     error: dict[str, object] | None = None
     if result.failed and result.error is not None:
         lines = result.error_text.strip().splitlines()
@@ -373,8 +374,10 @@ def jobs_for(
     request: Request = DEFAULT_REQUEST,
 ) -> list[Job]:
     """Validate the request once, before any script runs (UserError otherwise)."""
+    from detachviz import engines
     from detachviz.runner import STDIN, check_script
 
+    engines.require(request.engine)
     for s in scripts:
         check_script(s)
     if scripts.count(STDIN) > 1:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from detachviz import engines
 from detachviz.engine import state, trace
 from detachviz.errors import RootError, ScriptNotFound
 from detachviz.graph.vocab import DIFFERENTIATIONS
@@ -95,6 +96,7 @@ class RunResult:
     stdout: str = ""  # what the script printed, when run quietly
     warnings: list[Any] = field(default_factory=list)  # what it warned, when run quietly
     source: str = ""  # the script's text, decoded as python decodes it
+    engine: str = engines.DEFAULT_ENGINE  # what `import torch` resolved to (engines.py)
     exited: str = ""  # how the script ended the run early: "sys.exit(3)", "os._exit(0)"
 
     @property
@@ -144,24 +146,44 @@ def _is_compat(name: str) -> bool:
 
 
 class _CompatModules:
-    """Context manager: swap the compat modules into sys.modules, restore them after."""
+    """Context manager: swap the compat modules into sys.modules, restore them after.
+    With the torch engine, `torch` stays (or becomes) the real one; torchviz is still
+    detachviz's, so `make_dot` draws the cuts."""
+
+    def __init__(self, engine: str = engines.DEFAULT_ENGINE) -> None:
+        self.engine = engine
 
     def __enter__(self) -> _CompatModules:
-        self._saved = {k: v for k, v in sys.modules.items() if _is_compat(k)}
+        real_torch = {}
+        if self.engine == engines.TORCH:
+            from detachviz import torch_engine
+
+            real_torch = torch_engine.real_modules()
+        self._saved = {
+            k: v for k, v in sys.modules.items() if _is_compat(k) and real_torch.get(k) is not v
+        }
         for k in self._saved:
             del sys.modules[k]
-        for alias, real in COMPAT_MODULES.items():
+        sys.modules.update(real_torch)
+        for alias, real in COMPAT_MODULES.items() if not real_torch else ():
             try:
                 sys.modules[alias] = importlib.import_module(real)
             except ImportError:
                 continue  # a part not built yet; importing it raises the finder's error
         for alias, real in LAZY_COMPAT_MODULES.items():
             sys.modules[alias] = _lazy_module(alias, real)
-        self._finder = _UnsupportedTorch()
-        sys.meta_path.insert(0, self._finder)
+        self._finder: _UnsupportedTorch | None = None
+        if not real_torch:
+            self._finder = _UnsupportedTorch()
+            sys.meta_path.insert(0, self._finder)
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._finder is None:  # torch engine: real torch (and what it loaded) stays
+            for k in [k for k in sys.modules if k == "torchviz" or k.startswith("torchviz.")]:
+                del sys.modules[k]
+            sys.modules.update(self._saved)
+            return
         sys.meta_path.remove(self._finder)
         for k in [k for k in sys.modules if _is_compat(k)]:
             del sys.modules[k]
@@ -184,9 +206,19 @@ def prebound() -> dict[str, Any]:
     return names
 
 
-def compat_modules() -> _CompatModules:
-    """Context manager: `import torch` (and torchviz) resolve to detachviz until it exits."""
-    return _CompatModules()
+def compat_modules(engine: str = engines.DEFAULT_ENGINE) -> _CompatModules:
+    """Context manager: `import torch` resolves to the engine (and torchviz to detachviz's)
+    until it exits."""
+    return _CompatModules(engine)
+
+
+def recording(engine: str, script: str | None) -> Any:
+    """Context manager recording the trace of the chosen engine; gives the Recorder."""
+    if engine == engines.TORCH:
+        from detachviz import torch_engine
+
+        return torch_engine.recording(script)
+    return trace.recording(script)
 
 
 @dataclass(frozen=True)
@@ -404,6 +436,9 @@ def _trimmed_traceback(exc: BaseException, script: str) -> tuple[str, int | None
     if isinstance(exc, SyntaxError):
         return "".join(te.format_exception_only()), exc.lineno
     frames = [f for f in te.stack if not f.filename.startswith(_PACKAGE_DIR)]
+    torch_engine = sys.modules.get("detachviz.torch_engine")  # loaded only when chosen
+    if torch_engine is not None:
+        frames = torch_engine.without_dispatch(frames)
     line = None
     for f in frames:
         if f.filename == script:
@@ -412,9 +447,10 @@ def _trimmed_traceback(exc: BaseException, script: str) -> tuple[str, int | None
     # NOTE: chained exceptions keep their own stacks; trim those too.
     cause = te.__cause__ or te.__context__
     while cause is not None:
-        cause.stack = traceback.StackSummary.from_list(
-            [f for f in cause.stack if not f.filename.startswith(_PACKAGE_DIR)]
-        )
+        kept = [f for f in cause.stack if not f.filename.startswith(_PACKAGE_DIR)]
+        if torch_engine is not None:
+            kept = torch_engine.without_dispatch(kept)
+        cause.stack = traceback.StackSummary.from_list(kept)
         cause = cause.__cause__ or cause.__context__
     return "".join(te.format()), line
 
@@ -425,6 +461,7 @@ def run_script(
     *,
     record: bool | None = None,
     quiet: bool = False,
+    engine: str | None = None,
 ) -> RunResult:
     """Run a script to completion (or failure) and return what it left.
 
@@ -432,11 +469,14 @@ def run_script(
     cuts from it); `render` and `grad` pass True. `quiet` keeps the script's prints off
     stdout (in `RunResult.stdout`), so `-o -` stays pure, and makes `os._exit` end only the
     script. Never raises for the script's own errors: they land in `RunResult.error` /
-    `error_text`. SystemExit is honoured like `python` does. Raises ScriptNotFound.
+    `error_text`. SystemExit is honoured like `python` does. `engine` is a name from
+    engines.ENGINES (default: $DETACHVIZ_ENGINE, else detachviz). Raises ScriptNotFound,
+    UserError.
     """
+    chosen = engines.resolve(engine)
     script = load_script(path)
     filename = script.filename  # as `python SCRIPT` names it in tracebacks
-    result = RunResult(path=script.path, source=script.text)
+    result = RunResult(path=script.path, source=script.text, engine=chosen)
     if record is None:
         record = "make_dot" in result.source
     saved_argv, saved_path, saved_cwd = sys.argv, list(sys.path), os.getcwd()
@@ -449,14 +489,14 @@ def run_script(
     global CURRENT
     outer = CURRENT
     try:
-        with _CompatModules(), contextlib.ExitStack() as run:
+        with _CompatModules(chosen), contextlib.ExitStack() as run:
             main = _main_module(script)
             namespace = main.__dict__
             namespace.update(prebound())
             result.namespace = namespace
             sys.modules["__main__"] = main  # unittest.main(), pickle and Pool find it here
             if record:
-                result.recorder = run.enter_context(trace.recording(filename))
+                result.recorder = run.enter_context(recording(chosen, filename))
             state.reset()  # each script starts as in a fresh `python`
             CURRENT = result
             sink = _Sink() if quiet else None
@@ -487,6 +527,8 @@ def run_script(
                 result.exit_code = 1
                 result.error = e
                 result.error_text, result.error_line = _trimmed_traceback(e, filename)
+                if result.recorder is not None:
+                    result.recorder.saved_behind(e)  # names the failed node, as `.node`
             finally:
                 result.stdout = (sink.getvalue() if sink else "") + "".join(raw_output)
     finally:
@@ -565,7 +607,10 @@ def _exit_code(code: object) -> int:
 def _is_tensor(value: object) -> bool:
     from detachviz.engine.tensor import Tensor
 
-    return isinstance(value, Tensor)
+    if isinstance(value, Tensor):
+        return True
+    torch_engine = sys.modules.get("detachviz.torch_engine")  # loaded only when chosen
+    return torch_engine is not None and torch_engine.is_tensor(value)
 
 
 def named_tensors(namespace: Mapping[str, Any]) -> list[tuple[str, Any]]:

@@ -113,6 +113,10 @@ class Recorder:
         # id(tensor) -> its latest snapshot (whose `producer` is the record that last wrote
         # it). Ids stay valid: every tensor here is kept alive by the records' Refs.
         self._refs: dict[int, Ref] = {}
+        # id(backward node) -> the record of the op that made it as an inner step, not as
+        # an output's grad_fn (real torch's linear makes a TBackward0 for its weight).
+        # The numpy engine records each step as its own op, so it leaves this empty.
+        self.inner: dict[int, Record] = {}
 
     def producer_of(self, tensor: Any) -> Record | None:
         ref = self._refs.get(id(tensor))
@@ -216,6 +220,19 @@ class Recorder:
     def snapshot(self, tensor: Any) -> Ref:
         """The tensor as it is now, for an op about to change it in place."""
         return self._ref(tensor)
+
+    # What the graph layer asks of any engine's recorder, beyond the records themselves
+    # (the torch engine's recorder answers from what it saw; see torch_engine/tracer.py).
+    def shares_version_counter(self, a: Any, b: Any) -> bool:
+        """Whether an in-place write to `a` bumps `b`'s version (views and detach() share
+        their source's counter; `.data` gets a fresh one)."""
+        # NOTE: the engine creates a tensor's counter lazily; None means "not shared yet".
+        return a is b or (a._vc is not None and a._vc is b._vc)
+
+    def saved_behind(self, error: BaseException) -> tuple[Any, Any]:
+        """(SavedVariable, backward node) behind torch's "modified by an inplace operation"
+        error, or (None, None): the engine's error carries them."""
+        return getattr(error, "saved_variable", None), getattr(error, "node", None)
 
 
 # The active recorder, or None. Set by the runner (and by tests) through `recording()`.

@@ -270,7 +270,7 @@ def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
             hit = next((sv for sv in saver.saved if _same_memory(sv.tensor, target)), None)
             if hit is None or not read_later(saver, w):
                 continue
-            same_counter = hit.tensor._vc is not None and hit.tensor._vc is target._vc
+            same_counter = recorder.shares_version_counter(hit.tensor, target)
             w_id = _write_node(b, w, target)
             b.add_edge(w_id, node_id, line=w.line, write=INPLACE if same_counter else DATA)
 
@@ -317,6 +317,7 @@ def _index(recorder: Recorder | None) -> tuple[dict[int, Record], list[bool]]:
     reaches: list[bool] = []
     if recorder is None:
         return by_grad_fn, reaches
+    by_grad_fn.update(recorder.inner)
     for rec in recorder.records:
         for out in rec.outputs:
             if out.grad_fn is not None:
@@ -360,7 +361,7 @@ def capture(
         if tensor.grad_fn is not None:
             b.add_edge(b.function_node(tensor.grad_fn, FUNCTION), out_id)
         elif recorder is not None and not tensor.requires_grad:
-            b.untracked_inputs((Ref(tensor, recorder.producer_of(tensor)),), out_id)
+            b.untracked_inputs((recorder.snapshot(tensor),), out_id)
         b.drain()
     if recorder is not None:
         _draw_writes(b, recorder, [t for _, t in roots])

@@ -47,11 +47,6 @@ def _record_of(recorder: Recorder, node: Any) -> Record | None:
     return None
 
 
-def _shares_counter(a: Any, b: Any) -> bool:
-    # NOTE: the engine creates a tensor's counter lazily; None means "not shared yet".
-    return a is b or (a._vc is not None and a._vc is b._vc)
-
-
 def _shares_storage(a: Any, b: Any) -> bool:
     return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
 
@@ -64,8 +59,10 @@ def diagnose_inplace_error(
     error: BaseException, recorder: Recorder | None, names: dict[int, str], lines: list[str]
 ) -> Diagnosis | None:
     """Explain torch's saved-tensor version error, when the engine says what it was."""
-    saved = getattr(error, "saved_variable", None)
-    node = getattr(error, "node", None)
+    if recorder is not None:
+        saved, node = recorder.saved_behind(error)
+    else:
+        saved, node = getattr(error, "saved_variable", None), getattr(error, "node", None)
     if saved is None or node is None:
         return None
     tensor = saved.tensor
@@ -81,7 +78,9 @@ def diagnose_inplace_error(
         (
             rec
             for rec in recorder.records
-            if rec.inplace and rec.index > after and _shares_counter(rec.inputs[0].tensor, tensor)
+            if rec.inplace
+            and rec.index > after
+            and recorder.shares_version_counter(rec.inputs[0].tensor, tensor)
         ),
         None,
     )
