@@ -224,7 +224,6 @@ class Recorder:
         ref.producer = producer
         ref._shape = t._data.shape
         ref.owner = self
-        ref.anchored = ()
         if self.strong:
             ref._t = t
             ref._fn = fn
@@ -249,49 +248,28 @@ class Recorder:
 
         NOTE: this runs on every op while recording, so it is written out flat: objects are
         made without __init__ calls, and `_ref` and the line lookup are inlined."""
-        if self.strong:
-            return self._record(op, inputs, outputs, cut, inplace)
+        strong = self.strong
         ins = []
         for x in inputs:
             if type(x) is not Ref:
-                try:
-                    old = x._trace
-                except AttributeError:  # never seen by a recorder
-                    old = None
-                fn = x._grad_fn
-                rg = x._requires_grad
-                if old is None or old.owner is not self:
-                    x = self._new_ref(x, fn, rg, None)
+                if strong:
+                    x = self._ref(x)
                 else:
-                    ofn = old._fn
-                    if (fn is None if ofn is None else ofn() is fn) and old.requires_grad == rg:
-                        x = old
+                    try:
+                        old = x._trace
+                    except AttributeError:  # never seen by a recorder
+                        old = None
+                    fn = x._grad_fn
+                    rg = x._requires_grad
+                    if old is None or old.owner is not self:
+                        x = self._new_ref(x, fn, rg, None)
                     else:
-                        x = self._new_ref(x, fn, rg, old.producer)
+                        ofn = old._fn
+                        if (fn is None if ofn is None else ofn() is fn) and old.requires_grad == rg:
+                            x = old
+                        else:
+                            x = self._new_ref(x, fn, rg, old.producer)
             ins.append(x)
-        return self._finish(op, ins, outputs, cut, inplace, 2)
-
-    def _record(
-        self,
-        op: str,
-        inputs: tuple[Any, ...],
-        outputs: tuple[Any, ...],
-        cut: str | None,
-        inplace: bool,
-    ) -> Record:
-        """`record` for a strong recorder: every snapshot kept for the whole run."""
-        ins = [x if type(x) is Ref else self._ref(x) for x in inputs]
-        return self._finish(op, ins, outputs, cut, inplace, 3)
-
-    def _finish(
-        self,
-        op: str,
-        ins: list[Ref],
-        outputs: tuple[Any, ...],
-        cut: str | None,
-        inplace: bool,
-        depth: int,
-    ) -> Record:
         ge = state.grad_enabled
         if cut is None and not ge:
             # NOTE: an in-place write into a tensor that requires grad (an optimizer step,
@@ -304,7 +282,7 @@ class Recorder:
         line = None
         script = self.script
         if script is not None:
-            frame: Any = sys._getframe(depth)
+            frame: Any = sys._getframe(1)
             while frame is not None:
                 if frame.f_code.co_filename == script:
                     line = frame.f_lineno
@@ -320,8 +298,6 @@ class Recorder:
         rec.inplace = inplace
         rec.grad_enabled = ge
         rec._saved_raw = None
-        rec._pins = ()
-        strong = self.strong
         if outputs:
             outs = []
             for t in outputs:
@@ -331,7 +307,6 @@ class Recorder:
                 ref.producer = rec
                 ref._shape = t._data.shape
                 ref.owner = self
-                ref.anchored = ()
                 if strong:
                     ref._t = t
                     ref._fn = fn
@@ -352,25 +327,30 @@ class Recorder:
                 rec._saved_raw = (fn if strong else _weakref(fn), fn._saved)
         else:
             rec.outputs = ()
-        if not strong:
-            pins: list[Any] = []
-            if cut is not None:
-                for r in rec.cut_sources:
-                    pins.append(r.tensor)
-                    pins.append(r.grad_fn)
-            if inplace and ins:
-                pins.append(ins[0].tensor)
-                self._wrote(rec)
-            if not outputs and op in vocab.DIFFERENTIATIONS:
-                self._differentiated(rec)
-            if pins:
-                rec._pins = tuple(pins)
-            log = self._log
-            log.append(_weakref(rec))
-            if len(log) >= self._compact_at:
-                self._log = log = [w for w in log if w() is not None]
-                self._compact_at = max(1024, 2 * len(log))
+        if strong:
+            self._list.append(rec)
+            return rec
+        if cut is not None or inplace or not outputs:
+            self._keep(rec)
+        log = self._log
+        log.append(_weakref(rec))
+        if len(log) >= self._compact_at:
+            self._log = log = [w for w in log if w() is not None]
+            self._compact_at = max(1024, 2 * len(log))
         return rec
+
+    def _keep(self, rec: Record) -> None:
+        """What a cut, a write or a differentiation needs kept beyond its own outputs."""
+        pins: list[Any] = []
+        for r in rec.cut_sources:
+            pins.append(r.tensor)
+            pins.append(r.grad_fn)
+        if rec.inplace and rec.inputs:
+            pins.append(rec.inputs[0].tensor)
+            self._wrote(rec)
+        if not rec.outputs and rec.op in vocab.DIFFERENTIATIONS:
+            self._differentiated(rec)
+        rec._pins = tuple(pins)
 
     def _wrote(self, rec: Record) -> None:
         """An in-place write lives as long as the memory it wrote can be read: while a tensor
@@ -400,8 +380,8 @@ class Recorder:
         for r in rec.inputs:
             c = _new(Ref)
             c._t, c._fn, c.requires_grad, c.producer = r._t, r._fn, r.requires_grad, r.producer
-            c._shape, c.owner, c.anchored = r._shape, self, ()
-            r.anchored = (*r.anchored, rec)
+            c._shape, c.owner = r._shape, self
+            r.anchored = (*getattr(r, "anchored", ()), rec)
             copies.append(c)
         rec.inputs = tuple(copies)
         self._last = (rec, *(r.tensor for r in copies))
