@@ -40,6 +40,51 @@ def _console(stderr: bool = False, wide: bool = False) -> Any:
     return console
 
 
+class _Status:
+    """What a long command is doing, as a spinner on stderr: shown only on a terminal and
+    only once the command has run for DELAY seconds (never in pipes, CI or captured
+    output). The layers below say what they do through `progress.report`."""
+
+    DELAY = 1.0
+
+    def __init__(self, console: Any = None) -> None:
+        self.console = console or _console(stderr=True)
+        self.text = "working"
+        self.status: Any = None
+        self.timer: Any = None
+
+    def __enter__(self) -> _Status:
+        from detachviz import progress
+
+        if self.console.is_terminal:
+            import threading
+
+            self.listening = progress.listening(self.update)
+            self.listening.__enter__()
+            self.timer = threading.Timer(self.DELAY, self.show)
+            self.timer.daemon = True
+            self.timer.start()
+        return self
+
+    def update(self, text: str) -> None:
+        self.text = text
+        if self.status is not None:
+            self.status.update(_one_line(text))
+
+    def show(self) -> None:
+        self.status = self.console.status(_one_line(self.text))
+        self.status.start()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.timer is None:
+            return
+        self.timer.cancel()
+        self.timer.join()
+        if self.status is not None:
+            self.status.stop()
+        self.listening.__exit__(*exc)
+
+
 def _one_line(text: str) -> str:
     """User text for a status line: rich markup escaped, control characters (a terminal
     escape in a file name or an error message) and line breaks shown as escapes."""
@@ -293,7 +338,8 @@ def _render(
     work = pipeline.jobs_for(scripts, out=out, out_dir=out_dir, mirror=mirror, request=request)
     to_stdout = any(job.target == pipeline.STDOUT for job in work)
     report = _Reporter(len(work))
-    with report:
+    # one script: a spinner says what it is doing; several: the reporter's progress bar
+    with report, _Status(report.console) if len(work) == 1 else contextlib.nullcontext():
         outcomes = pipeline.render_many(work, workers=jobs, on_done=report.done)
     if to_stdout and outcomes and outcomes[0].data is not None:
         _write_stdout(outcomes[0].data)
@@ -380,7 +426,8 @@ def grad(script: str, root: str | None, as_json: bool) -> None:
 def _grad(script: str, root: str | None, as_json: bool) -> int:
     from detachviz.gradreport import grad_report
 
-    report = grad_report(script, root)
+    with _Status():
+        report = grad_report(script, root)
     if as_json:
         sys.stdout.write(report.to_json())
     else:

@@ -82,6 +82,9 @@ def _scalar_root(result: Any, requested: str | None) -> tuple[str | None, Any]:
 
 def grad_report(script: str, root: str | None = None) -> Report:
     """Run `script` and explain its gradients (raises RootError / ScriptNotFound)."""
+    from detachviz.progress import report
+
+    report(f"running {script}")
     result = run_script(script, record=True, quiet=True)
     return report_for(result, result.lines, root, script)
 

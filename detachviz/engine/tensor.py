@@ -635,6 +635,9 @@ def shadow_output(saved: Tensor, node: Node) -> Tensor:
     return t
 
 
+trace.shadow_output = shadow_output
+
+
 def fresh_view(t: Tensor) -> None:
     """torch regenerates a view's grad_fn once its base (or another view of it) was written
     in place: the view's history becomes AsStridedBackward0 over the base's new history."""

@@ -151,10 +151,8 @@ class Record:
                 continue  # not saved, or a python scalar
             if node._save_src[k] < 0:  # the op's own output
                 tensor = self.outputs[0].tensor
-                if tensor is None:  # dropped by the script: torch's unpack of the output
-                    from detachviz.engine.tensor import shadow_output
-
-                    tensor = shadow_output(value, node)
+                if tensor is None and shadow_output is not None:
+                    tensor = shadow_output(value, node)  # dropped by the script: unpack it
             else:
                 tensor = value
             out.append(SavedVariable(tensor, node._save_names[k], node._versions[k], node))
@@ -355,22 +353,22 @@ class Recorder:
     def _wrote(self, rec: Record) -> None:
         """An in-place write lives as long as the memory it wrote can be read: while a tensor
         sharing the target's version counter lives (its views, what it was detached from)
-        or, for a target reached through `.data` (and views of it), the `.data` source's."""
+        or, for a target reached through `.data` (and views of it), the `.data` source."""
         ref = rec.inputs[0]
-        target = ref.tensor
-        counters = [target._vc]
+        vc = ref.tensor._vc
+        if vc is not None:
+            writes = getattr(vc, "_trace", None)
+            if writes is None:
+                vc._trace = [rec]
+            else:
+                writes.append(rec)
         while ref.producer is not None and ref.producer.op in vocab.VIEW_OPS:
             ref = ref.producer.inputs[0]
         if ref.producer is not None and ref.producer.cut == vocab.DATA:
-            source = ref.producer.inputs[0].tensor
-            if source._vc is None:  # made lazily; version 0 either way
-                from detachviz.engine.tensor import VersionCounter
-
-                source._vc = VersionCounter()
-            counters.append(source._vc)
-        for vc in counters:
-            if vc is not None:
-                vc._trace = (*getattr(vc, "_trace", ()), rec)
+            # NOTE: `.data` has its own counter: the source's snapshot keeps the write (a
+            # small cycle through the write's inputs, freed by the garbage collector)
+            source = ref.producer.inputs[0]
+            source.anchored = (*getattr(source, "anchored", ()), rec)
 
     def _differentiated(self, rec: Record) -> None:
         """A backward()/autograd.grad() record lives as long as one of its roots does (its
@@ -390,6 +388,11 @@ class Recorder:
         """The tensor as it is now, for an op about to change it in place."""
         return self._ref(tensor)
 
+
+# The engine's unpack of a saved output (a tensor aliasing it, the node as its grad_fn):
+# `Record.saved` shows a saved output the script dropped through it. Installed by
+# engine/tensor.py, which imports this module.
+shadow_output: Any = None
 
 # The active recorder, or None. Set by the runner (and by tests) through `recording()`.
 RECORDER: Recorder | None = None
