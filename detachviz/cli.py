@@ -40,6 +40,27 @@ def _console(stderr: bool = False, wide: bool = False) -> Any:
     return console
 
 
+class _PlainConsole:
+    """Status lines for a stderr that is no terminal (pipes, CI, captured output): rich's
+    markup written as the plain text rich would write, without loading rich's console
+    (a third of the start-up of `detachviz render`)."""
+
+    is_terminal = False
+
+    def print(self, text: str) -> None:
+        from rich.text import Text
+
+        sys.stderr.write(Text.from_markup(text, emoji=False).plain + "\n")
+        sys.stderr.flush()
+
+
+def _status_console() -> Any:
+    """The console for one-line status messages on stderr."""
+    forced = any(os.environ.get(k) for k in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"))
+    tty = sys.stderr is not None and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    return _console(stderr=True) if tty or forced else _PlainConsole()
+
+
 class _Status:
     """What a long command is doing, as a spinner on stderr: shown only on a terminal and
     only once the command has run for DELAY seconds (never in pipes, CI or captured
@@ -48,7 +69,7 @@ class _Status:
     DELAY = 1.0
 
     def __init__(self, console: Any = None) -> None:
-        self.console = console or _console(stderr=True)
+        self.console = console or _status_console()
         self.text = "working"
         self.status: Any = None
         self.timer: Any = None
@@ -106,7 +127,7 @@ def _shown(text: str) -> str:
 
 def _error(message: str) -> None:
     with contextlib.suppress(ValueError, OSError):  # stderr itself may be gone
-        _console(stderr=True).print(f"[bold red]error:[/] {_one_line(message)}")
+        _status_console().print(f"[bold red]error:[/] {_one_line(message)}")
 
 
 def exit_code_for(error: BaseException) -> tuple[int, str]:
@@ -374,7 +395,7 @@ class _Reporter:
     }
 
     def __init__(self, total: int) -> None:
-        self.console = _console(stderr=True)
+        self.console = _status_console()
         self.total = total
         self.progress: Any = None
         if total > 1 and self.console.is_terminal:
