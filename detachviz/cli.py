@@ -103,7 +103,7 @@ class _Status:
         self.timer.join()
         if self.status is not None:
             self.status.stop()
-        self.listening.__exit__(*exc)
+        self.listening.__exit__(None, None, None)
 
 
 def _one_line(text: str) -> str:

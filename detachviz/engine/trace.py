@@ -45,9 +45,9 @@ class Ref:
         self._fn = tensor._grad_fn
         self.requires_grad = tensor._requires_grad
         self.producer = producer
-        self._shape = None
-        self.owner = None
-        self.anchored = ()
+        self._shape: Any = None
+        self.owner: Any = None  # the Recorder that made it (None: made by hand)
+        self.anchored: tuple[Any, ...] = ()
 
     @property
     def tensor(self) -> Any:
