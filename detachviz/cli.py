@@ -40,6 +40,72 @@ def _console(stderr: bool = False, wide: bool = False) -> Any:
     return console
 
 
+class _PlainConsole:
+    """Status lines for a stderr that is no terminal (pipes, CI, captured output): rich's
+    markup written as the plain text rich would write, without loading rich's console
+    (a third of the start-up of `detachviz render`)."""
+
+    is_terminal = False
+
+    def print(self, text: str) -> None:
+        from rich.text import Text
+
+        sys.stderr.write(Text.from_markup(text, emoji=False).plain + "\n")
+        sys.stderr.flush()
+
+
+def _status_console() -> Any:
+    """The console for one-line status messages on stderr."""
+    forced = any(os.environ.get(k) for k in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"))
+    tty = sys.stderr is not None and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    return _console(stderr=True) if tty or forced else _PlainConsole()
+
+
+class _Status:
+    """What a long command is doing, as a spinner on stderr: shown only on a terminal and
+    only once the command has run for DELAY seconds (never in pipes, CI or captured
+    output). The layers below say what they do through `progress.report`."""
+
+    DELAY = 1.0
+
+    def __init__(self, console: Any = None) -> None:
+        self.console = console or _status_console()
+        self.text = "working"
+        self.status: Any = None
+        self.timer: Any = None
+
+    def __enter__(self) -> _Status:
+        from detachviz import progress
+
+        if self.console.is_terminal:
+            import threading
+
+            self.listening = progress.listening(self.update)
+            self.listening.__enter__()
+            self.timer = threading.Timer(self.DELAY, self.show)
+            self.timer.daemon = True
+            self.timer.start()
+        return self
+
+    def update(self, text: str) -> None:
+        self.text = text
+        if self.status is not None:
+            self.status.update(_one_line(text))
+
+    def show(self) -> None:
+        self.status = self.console.status(_one_line(self.text))
+        self.status.start()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.timer is None:
+            return
+        self.timer.cancel()
+        self.timer.join()
+        if self.status is not None:
+            self.status.stop()
+        self.listening.__exit__(None, None, None)
+
+
 def _one_line(text: str) -> str:
     """User text for a status line: rich markup escaped, control characters (a terminal
     escape in a file name or an error message) and line breaks shown as escapes."""
@@ -61,7 +127,7 @@ def _shown(text: str) -> str:
 
 def _error(message: str) -> None:
     with contextlib.suppress(ValueError, OSError):  # stderr itself may be gone
-        _console(stderr=True).print(f"[bold red]error:[/] {_one_line(message)}")
+        _status_console().print(f"[bold red]error:[/] {_one_line(message)}")
 
 
 def exit_code_for(error: BaseException) -> tuple[int, str]:
@@ -306,7 +372,8 @@ def _render(
     work = pipeline.jobs_for(scripts, out=out, out_dir=out_dir, mirror=mirror, request=request)
     to_stdout = any(job.target == pipeline.STDOUT for job in work)
     report = _Reporter(len(work))
-    with report:
+    # one script: a spinner says what it is doing; several: the reporter's progress bar
+    with report, _Status(report.console) if len(work) == 1 else contextlib.nullcontext():
         outcomes = pipeline.render_many(work, workers=jobs, on_done=report.done)
     if to_stdout and outcomes and outcomes[0].data is not None:
         _write_stdout(outcomes[0].data)
@@ -341,7 +408,7 @@ class _Reporter:
     }
 
     def __init__(self, total: int) -> None:
-        self.console = _console(stderr=True)
+        self.console = _status_console()
         self.total = total
         self.progress: Any = None
         if total > 1 and self.console.is_terminal:
@@ -394,7 +461,8 @@ def grad(script: str, root: str | None, as_json: bool, engine: str | None) -> No
 def _grad(script: str, root: str | None, as_json: bool, engine: str | None) -> int:
     from detachviz.gradreport import grad_report
 
-    report = grad_report(script, root, engines.require(engine))
+    with _Status():
+        report = grad_report(script, root, engines.require(engine))
     if as_json:
         sys.stdout.write(report.to_json())
     else:

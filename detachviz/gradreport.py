@@ -83,6 +83,9 @@ def _scalar_root(result: Any, requested: str | None) -> tuple[str | None, Any]:
 def grad_report(script: str, root: str | None = None, engine: str | None = None) -> Report:
     """Run `script` on `engine` (engines.py) and explain its gradients (raises RootError /
     ScriptNotFound / UserError)."""
+    from detachviz.progress import report
+
+    report(f"running {script}")
     result = run_script(script, record=True, quiet=True, engine=engine)
     return report_for(result, result.lines, root, script)
 

@@ -127,8 +127,10 @@ def build(script: str, request: Request, fmt: str) -> tuple[bytes, str]:
     """Run the script and draw it. Returns (bytes, failure message or "")."""
     from detachviz.errors import RootError
     from detachviz.graph.capture import Options, capture
+    from detachviz.progress import report
     from detachviz.runner import pick_roots, run_script, tensor_names
 
+    report(f"running {script}")
     result = run_script(script, record=True, quiet=True, engine=request.engine)
     error: dict[str, object] | None = None
     if result.failed and result.error is not None:
@@ -146,6 +148,7 @@ def build(script: str, request: Request, fmt: str) -> tuple[bytes, str]:
         raise RootError(
             f"script failed{where} before any tensor to draw: {error['message']}"
         ) from None
+    report(f"capturing the graph of {script}")
     graph = capture(
         roots,
         result.recorder,
@@ -159,6 +162,7 @@ def build(script: str, request: Request, fmt: str) -> tuple[bytes, str]:
         message = f"script failed{where}: {error['message']}"
     from detachviz.render import draw
 
+    report(f"drawing {len(graph.nodes):,} nodes as {fmt}")
     view = DEFAULT_VIEW
     if fmt == "html":
         view = HtmlView(

@@ -107,6 +107,7 @@ class Node:
         "_hooks",
         "_meta",
         "_seq",
+        "_trace",  # while recording: the trace record of the op that made it (engine/trace.py)
         "__weakref__",
     )
     # the slots' types (annotations only: the values live in the slots)
@@ -120,6 +121,7 @@ class Node:
     _hooks: list[Any] | None
     _meta: dict[str, Any] | None
     _seq: int
+    _trace: Any
     _name = "Node"
     _vjps: tuple[Any, ...] = ()  # a vjp per input (None: no gradient)
     _save_names: tuple[str, ...] = ()

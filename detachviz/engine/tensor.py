@@ -41,10 +41,10 @@ BY_NP = dtypes.BY_NP
 class VersionCounter:
     """The in-place write counter; one object shared by a tensor, its views and detach()es."""
 
-    __slots__ = ("v",)
+    __slots__ = ("v", "_trace")
 
     def __init__(self, v: int = 0) -> None:
-        self.v = v
+        self.v = v  # _trace, while recording: the writes into it (engine/trace.py), unset before
 
 
 class Meta:
@@ -116,6 +116,7 @@ class Tensor:
         "_x",
         "_fw_tangent",
         "_view_ver",  # views only: the version their grad_fn was made at (see _regen_view)
+        "_trace",  # while recording: its latest trace snapshot (engine/trace.py), unset before
         "__weakref__",
     )
     # the slots' types (annotations only: the values live in the slots)
@@ -131,6 +132,7 @@ class Tensor:
     _x: Meta | None
     _fw_tangent: Tensor | None
     _view_ver: int | None
+    _trace: Any
     __array_priority__ = 1000
 
     # NOTE: the legacy constructor (torch.Tensor([1, 2]) / torch.Tensor(2, 3)), `backward`
@@ -631,6 +633,9 @@ def shadow_output(saved: Tensor, node: Node) -> Tensor:
     t._requires_grad = True
     t._grad_fn = node
     return t
+
+
+trace.shadow_output = shadow_output
 
 
 def fresh_view(t: Tensor) -> None:

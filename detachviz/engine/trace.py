@@ -12,6 +12,7 @@ A record keeps *snapshots* of its tensors (`Ref`): the tensor object plus its `g
 from __future__ import annotations
 
 import sys
+import weakref
 from typing import Any
 
 from detachviz.engine import state
@@ -19,22 +20,61 @@ from detachviz.engine.node import SavedVariable
 from detachviz.graph import vocab
 
 _new = object.__new__
+_weakref = weakref.ref
+_Weak = weakref.ReferenceType
 
 # The cut mechanisms, as they appear in graph edges and in `detachviz grad` reasons.
 CUTS = vocab.CUT_NAMES
 
 
 class Ref:
-    """A tensor as it was when an op used or produced it."""
+    """A tensor as it was when an op used or produced it.
 
-    __slots__ = ("tensor", "grad_fn", "requires_grad", "producer")
+    `tensor`, `grad_fn`, `requires_grad`, `producer` and `shape` are the contract. A Ref
+    built by `Recorder.record` holds its tensor and grad_fn *weakly* (the recorder must not
+    keep a training loop's dead steps alive); the records that need a value after the script
+    dropped it pin it themselves (see Record). Assigning `tensor`/`grad_fn` (as a Recorder
+    subclass may) holds them strongly.
+    """
+
+    __slots__ = ("_t", "_fn", "requires_grad", "producer", "_shape", "owner", "anchored")
 
     def __init__(self, tensor: Any, producer: Record | None) -> None:
-        self.tensor = tensor
+        self._t = tensor
         # NOTE: the engine's slots, not the properties: this runs once per op while recording.
-        self.grad_fn = tensor._grad_fn
+        self._fn = tensor._grad_fn
         self.requires_grad = tensor._requires_grad
         self.producer = producer
+        self._shape: Any = None
+        self.owner: Any = None  # the Recorder that made it (None: made by hand)
+        self.anchored: tuple[Any, ...] = ()
+
+    @property
+    def tensor(self) -> Any:
+        t = self._t
+        return t() if type(t) is _Weak else t
+
+    @tensor.setter
+    def tensor(self, value: Any) -> None:
+        self._t = value
+
+    @property
+    def grad_fn(self) -> Any:
+        fn = self._fn
+        return fn() if type(fn) is _Weak else fn
+
+    @grad_fn.setter
+    def grad_fn(self, value: Any) -> None:
+        self._fn = value
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        """The tensor's shape when snapshotted (known even once the tensor is gone)."""
+        shape = getattr(self, "_shape", None)
+        if shape is None:
+            t = self.tensor
+            return None if t is None else tuple(int(d) for d in t.shape)
+        return tuple(int(d) for d in shape)
 
 
 class Record:
@@ -46,11 +86,18 @@ class Record:
     `inplace` is true for ops that write into their first input (`add_`, `zero_`, `x[i] = v`).
     `backward` and `autograd.grad` are recorded too (inputs: the roots, no outputs), so
     capture knows what the script differentiated.
+
+    What keeps a record: the live values it describes. A live backward node keeps the
+    record of the op that made it, a live tensor its latest snapshot (whose producer is
+    the op that last wrote it), a differentiated tensor its `backward` records, and a record
+    the records of its inputs. `_pins` holds what drawing needs after the script dropped
+    it: a cut's sources (their untracked history is drawn) and an in-place op's target (to
+    find the saved tensor it overwrote).
     """
 
     __slots__ = (
         "index", "op", "inputs", "outputs", "cut", "line", "inplace", "grad_enabled",
-        "_saved_raw",
+        "_saved_raw", "_pins", "__weakref__",
     )  # fmt: skip
 
     def __init__(
@@ -74,7 +121,9 @@ class Record:
         self.grad_enabled = grad_enabled
         # (node, node._saved) as the op left them: the node frees its saved tensors at
         # backward, and diagnosis needs them afterwards. Unpacked by `saved` on demand.
+        # The node may be held weakly (then the record lives only as long as it does).
         self._saved_raw: tuple[Any, Any] | None = None
+        self._pins: tuple[Any, ...] = ()
 
     @property
     def cut_sources(self) -> tuple[Ref, ...]:
@@ -92,11 +141,20 @@ class Record:
         if self._saved_raw is None:
             return ()
         node, raw = self._saved_raw
+        if type(node) is _Weak:
+            node = node()
+            if node is None:
+                return ()
         out = []
         for k, value in enumerate(raw):
             if value is None or not hasattr(value, "_data"):
                 continue  # not saved, or a python scalar
-            tensor = self.outputs[0].tensor if node._save_src[k] < 0 else value
+            if node._save_src[k] < 0:  # the op's own output
+                tensor = self.outputs[0].tensor
+                if tensor is None and shadow_output is not None:
+                    tensor = shadow_output(value, node)  # dropped by the script: unpack it
+            else:
+                tensor = value
             out.append(SavedVariable(tensor, node._save_names[k], node._versions[k], node))
         return tuple(out)
 
@@ -105,38 +163,78 @@ class Record:
 
 
 class Recorder:
-    """Collects records for one script run. `script` is the path whose lines we report."""
+    """Collects records for one script run. `script` is the path whose lines we report.
+
+    `records` lists the records still reachable from the script's live values, in order
+    (a training loop's earlier steps drop out as the script drops their tensors). A
+    subclass may instead append its own records to `records` and map `_refs` (id(tensor)
+    -> latest Ref) itself; those are kept for the whole run.
+    """
 
     def __init__(self, script: str | None = None) -> None:
         self.script = script
-        self.records: list[Record] = []
-        # id(tensor) -> its latest snapshot (whose `producer` is the record that last wrote
-        # it). Ids stay valid: every tensor here is kept alive by the records' Refs.
+        self._list: list[Record] = []  # records a subclass appends, kept strongly
+        self._log: list[Any] = []  # weak references to the records `record()` made
+        self._count = 0
+        self._compact_at = 1024
+        # Strong mode (a recorder started inside another one): id(tensor) -> its latest
+        # snapshot, ids kept valid by `_alive`, as the engine's own slots cannot be shared.
         self._refs: dict[int, Ref] = {}
         # id(backward node) -> the record of the op that made it as an inner step, not as
         # an output's grad_fn (real torch's linear makes a TBackward0 for its weight).
         # The numpy engine records each step as its own op, so it leaves this empty.
         self.inner: dict[int, Record] = {}
+        self.strong = False
+        self._alive: list[Any] = []
+        # the latest backward()/autograd.grad() record and its roots: `render` draws the
+        # last loss of a loop even when the script never named it
+        self._last: tuple[Any, ...] = ()
+
+    @property
+    def records(self) -> list[Record]:
+        if not self._log:
+            return self._list
+        live = [r for w in self._log if (r := w()) is not None]
+        if len(live) < len(self._log):
+            self._log = [_weakref(r) for r in live]
+        return live
+
+    def _latest(self, tensor: Any) -> Ref | None:
+        if self.strong or self._refs:
+            return self._refs.get(id(tensor))
+        ref = getattr(tensor, "_trace", None)
+        return ref if ref is not None and ref.owner is self else None
 
     def producer_of(self, tensor: Any) -> Record | None:
-        ref = self._refs.get(id(tensor))
+        ref = self._latest(tensor)
         return ref.producer if ref is not None else None
 
     def _ref(self, t: Any) -> Ref:
         """The tensor's snapshot, reused while its autograd state is unchanged (most inputs
-        are the unchanged output of an earlier op, so this is one dict lookup)."""
-        key = id(t)
-        old = self._refs.get(key)
+        are the unchanged output of an earlier op, so this is one attribute read)."""
+        old = self._latest(t)
         fn = t._grad_fn
         rg = t._requires_grad
         if old is not None and old.grad_fn is fn and old.requires_grad == rg:
             return old
+        ref = self._new_ref(t, fn, rg, None if old is None else old.producer)
+        return ref
+
+    def _new_ref(self, t: Any, fn: Any, rg: bool, producer: Record | None) -> Ref:
         ref = _new(Ref)
-        ref.tensor = t
-        ref.grad_fn = fn
         ref.requires_grad = rg
-        ref.producer = None if old is None else old.producer
-        self._refs[key] = ref
+        ref.producer = producer
+        ref._shape = t._data.shape
+        ref.owner = self
+        if self.strong:
+            ref._t = t
+            ref._fn = fn
+            self._refs[id(t)] = ref
+            self._alive.append(t)
+        else:
+            ref._t = _weakref(t)
+            ref._fn = None if fn is None else _weakref(fn)
+            t._trace = ref
         return ref
 
     def record(
@@ -152,23 +250,27 @@ class Recorder:
 
         NOTE: this runs on every op while recording, so it is written out flat: objects are
         made without __init__ calls, and `_ref` and the line lookup are inlined."""
-        refs = self._refs
+        strong = self.strong
         ins = []
         for x in inputs:
             if type(x) is not Ref:
-                key = id(x)
-                old = refs.get(key)
-                fn = x._grad_fn
-                rg = x._requires_grad
-                if old is not None and old.grad_fn is fn and old.requires_grad == rg:
-                    x = old
+                if strong:
+                    x = self._ref(x)
                 else:
-                    ref = _new(Ref)
-                    ref.tensor = x
-                    ref.grad_fn = fn
-                    ref.requires_grad = rg
-                    ref.producer = None if old is None else old.producer
-                    refs[key] = x = ref
+                    try:
+                        old = x._trace
+                    except AttributeError:  # never seen by a recorder
+                        old = None
+                    fn = x._grad_fn
+                    rg = x._requires_grad
+                    if old is None or old.owner is not self:
+                        x = self._new_ref(x, fn, rg, None)
+                    else:
+                        ofn = old._fn
+                        if (fn is None if ofn is None else ofn() is fn) and old.requires_grad == rg:
+                            x = old
+                        else:
+                            x = self._new_ref(x, fn, rg, old.producer)
             ins.append(x)
         ge = state.grad_enabled
         if cut is None and not ge:
@@ -188,9 +290,9 @@ class Recorder:
                     line = frame.f_lineno
                     break
                 frame = frame.f_back
-        records = self.records
         rec = _new(Record)
-        rec.index = len(records)
+        rec.index = self._count
+        self._count += 1
         rec.op = op
         rec.inputs = tuple(ins)
         rec.cut = cut
@@ -202,20 +304,89 @@ class Recorder:
             outs = []
             for t in outputs:
                 ref = _new(Ref)
-                ref.tensor = t
-                ref.grad_fn = t._grad_fn
+                fn = t._grad_fn
                 ref.requires_grad = t._requires_grad
                 ref.producer = rec
-                refs[id(t)] = ref
+                ref._shape = t._data.shape
+                ref.owner = self
+                if strong:
+                    ref._t = t
+                    ref._fn = fn
+                    self._refs[id(t)] = ref
+                    self._alive.append(t)
+                else:
+                    ref._t = _weakref(t)
+                    t._trace = ref
+                    if fn is None:
+                        ref._fn = None
+                    else:
+                        ref._fn = _weakref(fn)
+                        fn._trace = rec
                 outs.append(ref)
             rec.outputs = tuple(outs)
             fn = outputs[0]._grad_fn
             if fn is not None and fn._saved:
-                rec._saved_raw = (fn, fn._saved)
+                rec._saved_raw = (fn if strong else _weakref(fn), fn._saved)
         else:
             rec.outputs = ()
-        records.append(rec)
+        if strong:
+            self._list.append(rec)
+            return rec
+        if cut is not None or inplace or not outputs:
+            self._keep(rec)
+        log = self._log
+        log.append(_weakref(rec))
+        if len(log) >= self._compact_at:
+            self._log = log = [w for w in log if w() is not None]
+            self._compact_at = max(1024, 2 * len(log))
         return rec
+
+    def _keep(self, rec: Record) -> None:
+        """What a cut, a write or a differentiation needs kept beyond its own outputs."""
+        pins: list[Any] = []
+        for r in rec.cut_sources:
+            pins.append(r.tensor)
+            pins.append(r.grad_fn)
+        if rec.inplace and rec.inputs:
+            pins.append(rec.inputs[0].tensor)
+            self._wrote(rec)
+        if not rec.outputs and rec.op in vocab.DIFFERENTIATIONS:
+            self._differentiated(rec)
+        rec._pins = tuple(pins)
+
+    def _wrote(self, rec: Record) -> None:
+        """An in-place write lives as long as the memory it wrote can be read: while a tensor
+        sharing the target's version counter lives (its views, what it was detached from)
+        or, for a target reached through `.data` (and views of it), the `.data` source."""
+        ref = rec.inputs[0]
+        vc = ref.tensor._vc
+        if vc is not None:
+            writes = getattr(vc, "_trace", None)
+            if writes is None:
+                vc._trace = [rec]
+            else:
+                writes.append(rec)
+        while ref.producer is not None and ref.producer.op in vocab.VIEW_OPS:
+            ref = ref.producer.inputs[0]
+        if ref.producer is not None and ref.producer.cut == vocab.DATA:
+            # NOTE: `.data` has its own counter: the source's snapshot keeps the write (a
+            # small cycle through the write's inputs, freed by the garbage collector)
+            source = ref.producer.inputs[0]
+            source.anchored = (*getattr(source, "anchored", ()), rec)
+
+    def _differentiated(self, rec: Record) -> None:
+        """A backward()/autograd.grad() record lives as long as one of its roots does (its
+        inputs are copies of their snapshots, so a root's snapshot keeping it makes no
+        cycle); the latest one, with its roots, as long as the recorder."""
+        copies = []
+        for r in rec.inputs:
+            c = _new(Ref)
+            c._t, c._fn, c.requires_grad, c.producer = r._t, r._fn, r.requires_grad, r.producer
+            c._shape, c.owner = r._shape, self
+            r.anchored = (*getattr(r, "anchored", ()), rec)
+            copies.append(c)
+        rec.inputs = tuple(copies)
+        self._last = (rec, *(r.tensor for r in copies))
 
     def snapshot(self, tensor: Any) -> Ref:
         """The tensor as it is now, for an op about to change it in place."""
@@ -235,6 +406,11 @@ class Recorder:
         return getattr(error, "saved_variable", None), getattr(error, "node", None)
 
 
+# The engine's unpack of a saved output (a tensor aliasing it, the node as its grad_fn):
+# `Record.saved` shows a saved output the script dropped through it. Installed by
+# engine/tensor.py, which imports this module.
+shadow_output: Any = None
+
 # The active recorder, or None. Set by the runner (and by tests) through `recording()`.
 RECORDER: Recorder | None = None
 
@@ -249,6 +425,9 @@ class recording:  # noqa: N801 - used like a function: `with recording(script) a
     def __enter__(self) -> Recorder:
         global RECORDER
         self._previous = RECORDER
+        # NOTE: a tensor has one slot for its latest snapshot; a recorder started inside
+        # another keeps its own map instead (and keeps everything for its whole run).
+        self.recorder.strong = RECORDER is not None
         RECORDER = self.recorder
         return self.recorder
 

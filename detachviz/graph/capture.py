@@ -47,7 +47,7 @@ class _Builder:
     names: dict[int, str]
     options: Options
     by_grad_fn: dict[int, Record] = field(default_factory=dict)
-    reaches_cut: list[bool] = field(default_factory=list)
+    reaches_cut: dict[int, bool] = field(default_factory=dict)  # record index -> a cut behind
     nodes: list[Node] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     ids: dict[tuple[str, int], str] = field(default_factory=dict)
@@ -207,13 +207,16 @@ class _Builder:
                 else:  # e.g. constant.detach(): nothing is cut here, look further back
                     stack.append((src, target))
                 continue
-            out = prod.outputs[0].tensor if prod.outputs else None
+            # NOTE: the output may be gone (the trace does not keep a dropped value alive):
+            # then it has no name, and its snapshot still knows its shape
+            first = prod.outputs[0] if prod.outputs else None
+            out = first.tensor if first is not None else None
             node_id, new = self.add_node(
                 ("rec", prod.index),
                 UNTRACKED,
                 prod.op,
                 name=self.names.get(id(out)) if out is not None else None,
-                shape=_shape(out) if out is not None else None,
+                shape=first.shape if first is not None else None,
                 line=prod.line,
             )
             self.add_edge(node_id, target)
@@ -311,10 +314,11 @@ def _write_node(b: _Builder, w: Record, target: Any) -> str:
     return node_id
 
 
-def _index(recorder: Recorder | None) -> tuple[dict[int, Record], list[bool]]:
-    """grad_fn -> its forward record, and for each record whether a cut lies behind it."""
+def _index(recorder: Recorder | None) -> tuple[dict[int, Record], dict[int, bool]]:
+    """grad_fn -> its forward record, and for each record (by index) whether a cut lies
+    behind it. Every producer of a listed record is listed before it."""
     by_grad_fn: dict[int, Record] = {}
-    reaches: list[bool] = []
+    reaches: dict[int, bool] = {}
     if recorder is None:
         return by_grad_fn, reaches
     by_grad_fn.update(recorder.inner)
@@ -329,7 +333,7 @@ def _index(recorder: Recorder | None) -> tuple[dict[int, Record], list[bool]]:
                 for r in rec.inputs
                 if not r.requires_grad
             )
-        reaches.append(hit)
+        reaches[rec.index] = hit
     return by_grad_fn, reaches
 
 

@@ -1,4 +1,5 @@
-"""Collapsing unrolled loops (long runs of a repeated block of nodes) into one block, for images.
+"""Collapsing unrolled loops (long runs of a repeated block of nodes, or many equal parallel
+branches) into one block, for images.
 
 `x = x * w` repeated 3,000 times gives a chain of 3,000 `MulBackward0` nodes, each also fed by
 `w`; an unrolled RNN gives `MmBackward0 -> AddBackward0 -> TanhBackward0` 3,000 times, each
@@ -18,6 +19,8 @@ How runs are found, in O(nodes + edges) (times the largest period tried):
 - a stretch of a chain whose signatures repeat with period p (p <= MAX_PERIOD) at least
   MIN_REPEATS times is merged block by block, side branches and tensors used only by one
   step with it, onto the first block (union-find; the earliest node names the class).
+- >= MIN_REPEATS equal subtrees hanging into one node (parallel branches: a list of
+  per-sample results stacked, per-head outputs concatenated) merge the same way.
 Cut edges are never dropped: inside a run they become a loop on the merged box.
 """
 
@@ -241,6 +244,19 @@ def collapse(
             if p > 1:
                 loop_ends.append((chain[i + p - 1], chain[i]))
             i += reps * p
+
+    # Parallel branches: >= min_repeats equal subtrees hanging into the same node (a loop
+    # over samples or heads whose results are stacked or summed) merge into one, as runs do.
+    for v in order:
+        if len(kids[v]) < min_repeats:
+            continue
+        groups: dict[int, list[int]] = {}
+        for c in kids[v]:
+            groups.setdefault(subtree[c], []).append(c)
+        for same in groups.values():
+            if len(same) >= min_repeats:
+                for other in same[1:]:
+                    merge_branch(same[0], other)
 
     reps_of = [_find(parent, i) for i in range(count)]
     for i in range(count):

@@ -118,7 +118,7 @@ def test_generated_savers_save_what_the_rows_say(seed: int) -> None:
 def _slots(t: Tensor) -> dict[str, object]:
     out = {}
     for name in Tensor.__slots__:
-        if name == "__weakref__":
+        if name in ("__weakref__", "_trace"):  # _trace: the recorder's bookkeeping
             continue
         v = getattr(t, name, "<unset>")
         if isinstance(v, np.ndarray):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import warnings
 
 import detachviz.torch as torch
@@ -54,9 +55,8 @@ def test_data_and_copy_cuts():
     x = torch.ones(3, requires_grad=True)
     with trace.recording() as rec, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        x.data  # noqa: B018
-        torch.tensor(x)
-        x.new_tensor(x)
+        # kept alive: the trace forgets a cut whose result died unused (nothing can draw it)
+        kept = [x.data, torch.tensor(x), x.new_tensor(x)]
         torch.tensor([1.0, 2.0])  # a pure factory: not recorded
         torch.ones(2)
     assert _ops(rec) == [
@@ -64,6 +64,7 @@ def test_data_and_copy_cuts():
         ("tensor", "copy", False),
         ("new_tensor", "copy", False),
     ]
+    assert len(kept) == 3
 
 
 def test_no_grad_is_detected_by_recorder():
@@ -100,11 +101,25 @@ def test_inplace_records_snapshot_and_version():
 def test_views_are_recorded():
     x = torch.ones(2, 3, requires_grad=True)
     with trace.recording() as rec:
-        x.view(6)
-        x.t()
-        x[0]
-        x[:, 1:]
+        views = [x.view(6), x.t(), x[0], x[:, 1:]]
     assert [r.op for r in rec.records] == ["view", "t", "select", "slice"]
+    assert [r.outputs[0].tensor for r in rec.records] == views
+
+
+def test_records_of_dropped_values_are_freed():
+    # a training loop: only what the live values need stays recorded (the last step)
+    w = torch.ones(3, requires_grad=True)
+    with trace.recording() as rec:
+        for step in range(50):
+            loss = (w * (step + 1.0)).tanh().sum()
+            loss.backward()
+            with torch.no_grad():
+                w -= 0.01 * w.grad
+            w.grad = None
+    gc.collect()
+    forward = [r.op for r in rec.records if not r.inplace and r.grad_enabled]
+    assert forward == ["mul", "tanh", "sum", "backward"]  # the last step's
+    assert rec.producer_of(loss).op == "sum"
 
 
 def test_backward_and_grad_are_recorded_with_their_roots():

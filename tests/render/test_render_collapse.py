@@ -175,3 +175,47 @@ def test_a_cut_in_every_step_stays_visible_as_a_loop():
     assert out.repeats == {("n1", "n1", "detach", None): 4}
     source = to_digraph(_line(["A"] * 6, cuts={i: "detach" for i in range(5)})).source
     assert 'n1 -> n1 [label="cut: detach() ×4"' in source
+
+
+def _fan_in(branches):
+    """One StackBackward0 fed by a chain per branch, each chain's labels as given, all
+    reading the same leaf x."""
+    nodes = [Node("n0", "output", "", shape=(3,)), Node("n1", "function", "StackBackward0")]
+    edges = [Edge("n1", "n0")]
+    leaf = Node("x", "leaf", "x", shape=(3,))
+    for b, labels in enumerate(branches):
+        below = "n1"
+        for k, label in enumerate(labels):
+            nid = f"b{b}_{k}"
+            nodes.append(Node(nid, "function", label))
+            edges.append(Edge(nid, below))
+            below = nid
+        edges.append(Edge("x", below))
+    return Graph([*nodes, leaf], edges, ["n0"])
+
+
+def test_equal_parallel_branches_merge_into_one():
+    # ys = [(x * (i + 1)).tanh() for i in range(6)]; torch.stack(ys): one branch drawn x6
+    out = collapse(_fan_in([["TanhBackward0", "MulBackward0"]] * 6))
+    assert [n.id for n in out.graph.nodes] == ["n0", "n1", "b0_0", "b0_1", "x"]
+    assert out.runs == {"b0_0": 6, "b0_1": 6}
+    assert out.repeats == {
+        ("b0_0", "n1", None, None): 6,
+        ("b0_1", "b0_0", None, None): 6,
+        ("x", "b0_1", None, None): 6,
+    }
+    assert out.members["b5_1"] == "b0_1"
+
+
+def test_parallel_branches_merge_only_when_equal_and_enough():
+    # three equal branches stay (fewer than MIN_REPEATS); a different branch stays apart
+    assert len(collapse(_fan_in([["MulBackward0"]] * (MIN_RUN - 1))).graph.nodes) == MIN_RUN + 2
+    out = collapse(_fan_in([["MulBackward0"]] * 5 + [["ExpBackward0"]]))
+    assert [n.label for n in out.graph.nodes] == [
+        "",
+        "StackBackward0",
+        "MulBackward0",
+        "ExpBackward0",
+        "x",
+    ]
+    assert out.runs == {"b0_0": 5}

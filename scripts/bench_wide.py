@@ -1,0 +1,124 @@
+"""Wide graphs and long random chains: where `detachviz render -f svg` spends its time.
+
+Two script shapes, at each size N:
+- wide:  N parallel branches `x * (i + 1)` stacked and summed (one StackBackward0 fed by N
+         MulBackward0, all from one leaf), the shape of a per-sample or per-head loop;
+- chain: N random unary ops in a row (tanh, sin, mul, add, sigmoid, ...), nothing repeating,
+         so no loop collapse can shorten it.
+Each phase is timed in this process, on the same script: running it with the trace on
+(`run`), capture (trace -> model), collapse, DOT building and the layout call
+(graphviz-pure, svg), then the whole `detachviz render` as a fresh process. One run per
+size (the big ones take long); `--repeat` takes medians.
+
+    python scripts/bench_wide.py [--sizes 1000,5000,20000,100000] [--shapes wide,chain]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+WIDE = """
+import torch
+
+x = torch.ones(3, requires_grad=True)
+ys = [x * (i + 1) for i in range({n})]
+loss = torch.stack(ys).sum()
+"""
+
+CHAIN = """
+import random
+import torch
+
+random.seed(0)
+x = torch.ones(2, requires_grad=True)
+ops = [torch.tanh, torch.sin, torch.sigmoid, lambda t: t * 1.0001, lambda t: t + 0.5,
+       torch.cos, lambda t: t.abs(), torch.relu]
+y = x
+for _ in range({n}):
+    y = random.choice(ops)(y)
+loss = y.sum()
+"""
+
+SHAPES = {"wide": WIDE, "chain": CHAIN}
+
+
+def phases(path: str) -> dict[str, float]:
+    from detachviz.graph.capture import capture
+    from detachviz.render import backend
+    from detachviz.render.collapse import collapse
+    from detachviz.render.dot import build_digraph
+    from detachviz.render.options import DrawOptions
+    from detachviz.runner import pick_roots, run_script, tensor_names
+
+    out: dict[str, float] = {}
+    t0 = time.perf_counter()
+    result = run_script(path, record=True, quiet=True)
+    t1 = time.perf_counter()
+    graph = capture(pick_roots(result), result.recorder, tensor_names(result.namespace))
+    t2 = time.perf_counter()
+    collapse(graph)
+    t3 = time.perf_counter()
+    source = build_digraph(graph, DrawOptions()).source  # collapses again inside
+    t4 = time.perf_counter()
+    backend.render_source(source, "svg")
+    t5 = time.perf_counter()
+    out["run"] = t1 - t0
+    out["capture"] = t2 - t1
+    out["collapse"] = t3 - t2
+    out["dot"] = t4 - t3
+    out["layout"] = t5 - t4
+    out["nodes"] = len(graph.nodes)
+    return out
+
+
+def whole(path: str, timeout: float) -> float:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    start = time.perf_counter()
+    try:
+        subprocess.run(
+            [sys.executable, "-m", "detachviz", "render", path, "-o", path + ".svg"],
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return float("inf")
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="1000,5000,20000,100000")
+    ap.add_argument("--shapes", default="wide,chain")
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--no-whole", action="store_true", help="skip the fresh-process render")
+    args = ap.parse_args()
+    cols = ["run", "capture", "collapse", "dot", "layout"]
+    print("| shape | N | model nodes | " + " | ".join(f"{c} s" for c in cols) + " | render s |")
+    print("|---|---:|---:|" + "---:|" * (len(cols) + 1))
+    with tempfile.TemporaryDirectory() as tmp:
+        for shape in args.shapes.split(","):
+            for n in (int(s) for s in args.sizes.split(",")):
+                path = os.path.join(tmp, f"{shape}_{n}.py")
+                Path(path).write_text(SHAPES[shape].format(n=n))
+                runs = [phases(path) for _ in range(args.repeat)]
+                med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+                total = "-" if args.no_whole else f"{whole(path, args.timeout):.2f}"
+                cells = " | ".join(f"{med[c]:.2f}" for c in cols)
+                print(f"| {shape} | {n} | {int(med['nodes'])} | {cells} | {total} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
