@@ -32,6 +32,7 @@ from detachviz.engine.node import (
 )
 from detachviz.engine.printing import format_tensor
 from detachviz.engine.size import Size
+from detachviz.engine.unsupported import refuse
 from detachviz.graph import vocab
 
 _ndarray = np.ndarray
@@ -573,7 +574,7 @@ class Tensor:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(name)
-        raise AttributeError(f"Tensor.{name} is not supported by detachviz")
+        raise refuse(f"Tensor.{name}")
 
 
 def _sizes(t: Tensor) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from detachviz.engine import device as _device
 from detachviz.engine import dtype as _dt
 from detachviz.engine import factory as _f
 from detachviz.engine import grad_mode as _gm
@@ -188,7 +189,6 @@ set_default_dtype = _ns.set_default_dtype
 is_storage = _ns.is_storage
 promote_types = _ns.promote_types
 set_printoptions = _printing.set_printoptions
-cuda = _ns.cuda
 _C = _ns.C
 
 # lazily imported submodules (written elsewhere; a missing one must not break `import torch`)
@@ -198,6 +198,13 @@ _SUBMODULES = {
     "optim": "detachviz.optim",
     "random": "detachviz.torch.random",
 }
+# devices (autograd helper's block): a CPU-only build
+cuda = _device.cuda
+backends = _device.backends
+accelerator = _device.accelerator
+set_default_device = _device.set_default_device
+get_default_device = _device.get_default_device
+
 __getattr__ = _ns.module_getattr(globals(), "torch", _SUBMODULES, methods=True)
 
 __all__ = ["Tensor", "Size", "tensor", "ones", "zeros", "no_grad"]
