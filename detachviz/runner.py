@@ -57,6 +57,8 @@ COMPAT_MODULES = {
     "torch": "detachviz.torch",
     "torch.autograd": "detachviz.torch.autograd",
     "torch.autograd.forward_ad": "detachviz.engine.forward_ad",
+    "torch.autograd.functional": "detachviz.torch.autograd_functional",
+    "torch.func": "detachviz.torch.func",
     "torch.nn": "detachviz.nn",
     "torch.nn.functional": "detachviz.nn.functional",
     "torch.nn.init": "detachviz.nn.init",
