@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from detachviz import torch as T
+from detachviz.engine.namespace import module_getattr as _refusing_getattr
 
 Tensor = Any
 
@@ -287,3 +288,7 @@ class AdamW(Adam):
         super().__init__(
             params, lr, betas, eps, weight_decay, amsgrad, decoupled_weight_decay=True, **kwargs
         )
+
+
+# a name torch has and detachviz lacks is refused clearly (engine/unsupported.py)
+__getattr__ = _refusing_getattr(globals(), "torch.optim", {}, methods=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from detachviz.engine.namespace import module_getattr as _refusing_getattr
 from detachviz.nn import functional, init
 from detachviz.nn.activation import (
     ELU,
@@ -55,3 +56,7 @@ __all__ = [
     "functional",
     "init",
 ]
+
+
+# a name torch has and detachviz lacks is refused clearly (engine/unsupported.py)
+__getattr__ = _refusing_getattr(globals(), "torch.nn", {}, methods=False)

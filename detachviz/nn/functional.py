@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from detachviz import torch as T
+from detachviz.engine.namespace import module_getattr as _refusing_getattr
 from detachviz.engine.ops import activation as act
 from detachviz.engine.ops import loss as fused
 
@@ -322,3 +323,7 @@ def _class_view(weight: Tensor, input: Tensor) -> Tensor:
     if input.dim() == 1:
         return weight
     return weight.reshape(1, -1, *([1] * (input.dim() - 2)))
+
+
+# a name torch has and detachviz lacks is refused clearly (engine/unsupported.py)
+__getattr__ = _refusing_getattr(globals(), "torch.nn.functional", {}, methods=False)

@@ -194,7 +194,7 @@ _C = _ns.C
 # lazily imported submodules (written elsewhere; a missing one must not break `import torch`)
 _SUBMODULES = {
     "autograd": "detachviz.torch.autograd",
-    "func": "detachviz.torch.func",
+    "func": "detachviz.engine.func",
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
     "random": "detachviz.torch.random",

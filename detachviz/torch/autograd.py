@@ -21,7 +21,7 @@ graph = _ns.graph
 
 _SUBMODULES = {
     "forward_ad": "detachviz.engine.forward_ad",
-    "functional": "detachviz.torch.autograd_functional",
+    "functional": "detachviz.engine.jacobian",
 }
 __getattr__ = _ns.module_getattr(globals(), "torch.autograd", _SUBMODULES, methods=False)
 

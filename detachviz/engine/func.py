@@ -18,6 +18,7 @@ import numpy as np
 from detachviz.engine import forward_ad as fwad
 from detachviz.engine import grad_mode
 from detachviz.engine.autograd import grad as _grad
+from detachviz.engine.namespace import module_getattr as refusing_getattr
 from detachviz.engine.ops.join import stack
 from detachviz.engine.tensor import Tensor, wrap
 
@@ -482,3 +483,7 @@ def functional_call(
         args = (args,)
     with _substituted(module, merged, strict):
         return module(*args, **(kwargs or {}))
+
+
+# a name torch has and detachviz lacks is refused clearly (engine/unsupported.py)
+__getattr__ = refusing_getattr(globals(), "torch.func", {}, methods=False)

@@ -12,6 +12,7 @@ import numpy as np
 
 from detachviz.engine import grad_mode
 from detachviz.engine.autograd import grad as _grad
+from detachviz.engine.namespace import module_getattr as refusing_getattr
 from detachviz.engine.ops.join import stack
 from detachviz.engine.tensor import Tensor, wrap
 
@@ -356,3 +357,7 @@ def _hessian_product(
             )  # fmt: skip
             res = _zeros_for_none(gu, ins, strict, _INDEPENDENT)
     return _finish(outs[0], create_graph), _untuple(_finish(res, create_graph), (in_tuple,))
+
+
+# a name torch has and detachviz lacks is refused clearly (engine/unsupported.py)
+__getattr__ = refusing_getattr(globals(), "torch.autograd.functional", {}, methods=False)
