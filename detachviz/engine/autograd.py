@@ -201,6 +201,7 @@ def run_backward(
     leaves' `.grad` are left alone, and only nodes leading to a captured one run. A plain
     backward takes the unrolled `_loop_np`; `fast=False` runs the general loop instead (the
     tests pin the two against each other)."""
+    state.backward_pass += 1
     tensor_mode = create_graph
     deps: dict[Node, int] = {}
     buffers: dict[Node, Any] = {}
@@ -345,7 +346,7 @@ def _loop_np(
             sv = node._saved
             if not sv:
                 s = node._unpack(False) if sv is None else sv
-            elif st.detached_inplace:
+            elif st.detached_inplace or st.packed:
                 s = node._unpack(False)
             else:
                 # node._unpack inlined for the common case; any doubt goes to _unpack, which

@@ -25,6 +25,7 @@ import numpy as np
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import errors, state, trace
 from detachviz.engine.arrays import partial_overlap, view_geometry
+from detachviz.engine.graph_hooks import pack_node
 from detachviz.engine.node import (
     MULTI,
     CopySlices,
@@ -105,12 +106,16 @@ def _compile_saver(plan: tuple[int | None, ...]) -> Any:
         names.append((f"t{k}", f"v{k}"))
     lines.append(f"    node._saved = ({', '.join(n for n, _ in names)},)")
     lines.append(f"    node._versions = ({', '.join(v for _, v in names)},)")
+    lines.append("    if STATE.saved_hooks:")
+    lines.append("        PACK(node)")
     ns: dict[str, Any] = {
         "VC": VersionCounter,
         "SO": SavedOutput,
         "NEW": _new,
         "SCALARS": PY_SCALARS,
         "INFERENCE_SAVED": errors.INFERENCE_SAVED,
+        "STATE": state,
+        "PACK": pack_node,
     }
     exec("\n".join(lines), ns)  # noqa: S102 - generated from the plan above only
     return ns["saver"]

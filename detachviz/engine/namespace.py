@@ -12,7 +12,6 @@ from typing import Any
 
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import state
-from detachviz.engine.node import Node
 from detachviz.engine.ops import loss
 from detachviz.engine.promote import promote_pair
 from detachviz.engine.tensor import Tensor
@@ -79,13 +78,6 @@ class _VariableMeta(type):
 class Variable(metaclass=_VariableMeta):
     """The legacy wrapper: since PyTorch 0.4 `Variable(t)` returns the tensor itself, and
     every tensor is an instance of Variable."""
-
-
-class _Graph:
-    Node = Node
-
-
-graph = _Graph()
 
 
 def module_getattr(

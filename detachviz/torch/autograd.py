@@ -17,11 +17,11 @@ set_detect_anomaly = _gm.set_detect_anomaly
 is_anomaly_enabled = _gm.is_anomaly_enabled
 is_anomaly_check_nan_enabled = _gm.is_anomaly_check_nan_enabled
 Variable = _ns.Variable
-graph = _ns.graph
 
 _SUBMODULES = {
     "forward_ad": "detachviz.engine.forward_ad",
     "functional": "detachviz.engine.jacobian",
+    "graph": "detachviz.engine.graph_hooks",
 }
 __getattr__ = _ns.module_getattr(globals(), "torch.autograd", _SUBMODULES, methods=False)
 
