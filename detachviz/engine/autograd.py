@@ -131,6 +131,8 @@ def _run_post_accumulate(node: AccumulateGrad) -> None:
     var = node.variable
     for hook in tuple(node._post_acc or ()):
         r = hook(var)
+        if r is var:
+            continue  # NOTE: torch accepts a hook that returns the tensor itself
         if isinstance(r, Tensor):
             raise RuntimeError("Tensor post accumulate grad hooks should return None.")
         if r is not None:

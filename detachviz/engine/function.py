@@ -488,6 +488,8 @@ def view(cls: type[Node], name: str, x: Tensor, data: np.ndarray, attrs: tuple =
             track_view(out._base, out)
     else:
         track_view(out._base, out)
+        if x._x is not None and x._x.inference:
+            out._meta().inference = True  # a view of an inference tensor is one too
         # NOTE: torch's CreationMeta does not look at requires_grad: a view made in no_grad
         # mode (or a view of one) is a no_grad view even of a tensor that needs no grad
         if not state.grad_enabled:
@@ -540,6 +542,8 @@ def multi_view(cls: type[Node], name: str, x: Tensor, datas: list[Any], attrs: t
 
 
 def check_inplace(x: Tensor, will_require_grad: bool) -> None:
+    if x._x is not None and x._x.inference and not state.inference:
+        raise RuntimeError(errors.INFERENCE_INPLACE)
     if not state.grad_enabled:
         return
     fn = x._grad_fn

@@ -165,6 +165,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._x is not None and self._x.inference:
+            raise RuntimeError(errors.INFERENCE_VERSION)
         vc = self._vc
         return 0 if vc is None else vc.v
 
@@ -271,6 +273,8 @@ class Tensor:
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if self._grad_fn is not None and requires_grad:
             return self
+        if requires_grad and self._x is not None and self._x.inference and not state.inference:
+            raise RuntimeError(errors.INFERENCE_REQUIRES_GRAD)
         self._set_requires_grad(requires_grad, errors.INT_REQUIRES_GRAD_SETTER)
         return self
 
@@ -398,6 +402,8 @@ class Tensor:
         init_tensor(out, self._data, self._dtype)
         out._storage = self._storage
         out._vc = self._share_vc()
+        if self._x is not None and self._x.inference:
+            out._meta().inference = True  # NOTE: an inference tensor detaches to one
         if trace.RECORDER is not None:
             trace.RECORDER.record(vocab.DETACH, (self,), (out,), cut=vocab.DETACH)
         return out
