@@ -21,7 +21,7 @@ __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
 def as_tuple(x: Any, arg_name: str, fn_name: str) -> tuple[bool, tuple[Any, ...]]:
     """(was it a tuple, the tuple), with torch's TypeError for anything but tensors."""
-    if isinstance(x, (tuple, list)):
+    if isinstance(x, tuple):
         for i, el in enumerate(x):
             if not isinstance(el, Tensor):
                 raise TypeError(
@@ -130,6 +130,15 @@ _INDEPENDENT = (
     "The output of the user-provided function is independent of input {}. This is not "
     "allowed in strict mode."
 )
+
+
+def _check_scalar(name: str, is_tuple: bool, out: Any) -> None:
+    if is_tuple or not isinstance(out, Tensor):
+        raise RuntimeError(f"The function given to {name} should return a single Tensor")
+    if out.numel() != 1:
+        raise RuntimeError(
+            f"The Tensor returned by the function given to {name} should contain a single element"
+        )
 
 
 def _refuse(name: str, **flags: Any) -> None:
@@ -282,10 +291,7 @@ def hessian(
 
     def jac_func(*xs: Tensor) -> Any:
         out = func(*xs)
-        if not isinstance(out, Tensor) or out.numel() != 1:
-            raise RuntimeError(
-                "The function given to hessian should return a single Tensor with a single element."
-            )
+        _check_scalar("hessian", isinstance(out, tuple), out)
         gi = _grads((out.reshape(()),), xs, (None,), True)
         return _zeros_for_none(gi, xs, strict, _INDEPENDENT)
 
@@ -332,10 +338,7 @@ def _hessian_product(
                 )
             vs = (None,)
         out_tuple, outs = as_tuple(func(*ins), "outputs of the user-provided function", name)
-        if out_tuple or outs[0].numel() != 1:
-            raise RuntimeError(
-                f"The function given to {name} should return a single Tensor with a single element."
-            )
+        _check_scalar(name, out_tuple, outs[0])
         _check_outputs_require_grad(outs, strict)
         jac = _grads((outs[0].reshape(()),), ins, (None,), True)
         jac = _zeros_for_none(jac, ins, strict, _INDEPENDENT)

@@ -52,7 +52,16 @@ def unpacked(node: Any, k: int) -> Any:
     out = unpack(packed)
     if not hasattr(out, "_data") or not hasattr(out, "_grad_fn"):
         raise TypeError(UNPACK_NOT_TENSOR.format(type(out).__name__))
-    return out
+    orig = node._value_of_saved(k)
+    if out is orig:
+        return out
+    # NOTE: as torch's SavedVariable::unpack, the values are the hook's and the autograd
+    # identity (history, requires_grad) the saved tensor's
+    res = out.detach()
+    res._requires_grad = orig._requires_grad
+    res._grad_fn = orig._grad_fn
+    res._output_nr = orig._output_nr
+    return res
 
 
 class SavedTensor:
