@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from detachviz.engine import state
 from detachviz.engine.unsupported import Namespace
 
 # torch's device-type names, in the order its parse error lists them
@@ -83,9 +84,9 @@ def place(where: Any) -> device:
     """The device a tensor asked to live on `where` gets: the CPU, or torch's CPU-only error
     for any other device (`None` means the default device, which is the CPU)."""
     if where is None:
-        if _default[0] is CPU:
+        if state.default_device is None:
             return CPU
-        where = _default[0]
+        where = state.default_device
     d = where if isinstance(where, device) else device(where)
     if d.type == "cpu":
         return CPU
@@ -96,19 +97,15 @@ def place(where: Any) -> device:
     raise RuntimeError(f"device type '{d.type}' is not supported by detachviz (CPU only)")
 
 
-# the default device (torch.set_default_device); anything but the CPU makes factories raise
-_default = [CPU]
-
-
 def set_default_device(where: Any) -> None:
     """torch.set_default_device: a non-CPU default is accepted, as torch accepts it; the
     factories that then try to allocate there raise (`place`)."""
     d = CPU if where is None else where if isinstance(where, device) else device(where)
-    _default[0] = CPU if d.type == "cpu" else d
+    state.default_device = None if d.type == "cpu" else d
 
 
 def get_default_device() -> device:
-    return _default[0]
+    return CPU if state.default_device is None else state.default_device
 
 
 class _Cuda(Namespace):

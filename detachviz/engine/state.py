@@ -46,6 +46,8 @@ saved_hooks: list[tuple[Any, Any]] = []
 saved_hooks_disabled: str | None = None
 # counts backward passes (autograd.grad too): register_multi_grad_hook tells passes apart
 backward_pass = 0
+# torch.set_default_device: None is the CPU; another device makes factories raise
+default_device: Any = None
 # torch.set_printoptions
 print_options = PrintOptions()
 # torch.set_default_dtype: a python float joins ops as this dtype
@@ -66,11 +68,12 @@ packed = False
 def reset() -> None:
     """Put every process-wide setting back as a new process would have it."""
     global grad_enabled, inference, fw_level, fw_hooks, default_dtype, warned_typed_storage
-    global saved_hooks_disabled
+    global saved_hooks_disabled, default_device
     grad_enabled = True
     inference = False
     saved_hooks.clear()
     saved_hooks_disabled = None
+    default_device = None
     anomaly.update(enabled=False, check_nan=True)
     for t in list(fw_live):
         t._fw_tangent = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math as _math
+
 from detachviz.engine import device as _device
 from detachviz.engine import dtype as _dt
 from detachviz.engine import factory as _f
@@ -199,6 +201,12 @@ _SUBMODULES = {
     "optim": "detachviz.optim",
     "random": "detachviz.torch.random",
 }
+# constants
+pi = _math.pi
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+
 # devices (autograd helper's block): a CPU-only build
 cuda = _device.cuda
 backends = _device.backends
