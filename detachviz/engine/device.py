@@ -27,31 +27,34 @@ class device:  # noqa: N801 - torch's name
 
     __slots__ = ("type", "index")
 
+    type: str
+    index: int | None
+
     def __init__(self, type: Any = "cpu", index: int | None = None) -> None:  # noqa: A002
-        if isinstance(type, device):
-            type, index = type.type, type.index
-        elif isinstance(type, int) and not isinstance(type, bool):
+        spec: Any = type
+        if isinstance(spec, device):
+            kind, index = spec.type, spec.index
+        elif isinstance(spec, int) and not isinstance(spec, bool):
             # NOTE: a bare index means "the current accelerator", and there is none
             raise RuntimeError(NO_ACCELERATOR)
-        elif not isinstance(type, str):
+        elif not isinstance(spec, str):
             raise TypeError(
-                f"device() received an invalid combination of arguments - got ({_tn(type)})"
+                f"device() received an invalid combination of arguments - got ({_tn(spec)})"
             )
         else:
-            name, sep, num = type.partition(":")
+            kind, sep, num = spec.partition(":")
             if sep:
                 if index is not None or not num.isdigit():
-                    raise RuntimeError(f"Invalid device string: '{type}'")
+                    raise RuntimeError(f"Invalid device string: '{spec}'")
                 index = int(num)
-            if name not in DEVICE_TYPES:
+            if kind not in DEVICE_TYPES:
                 raise RuntimeError(
                     f"Expected one of {', '.join(DEVICE_TYPES)} device type at start of device "
-                    f"string: {type}"
+                    f"string: {spec}"
                 )
-            type = name
         if index is not None and index < 0:
             raise RuntimeError("Device index must not be negative")
-        self.type = type
+        self.type = kind
         self.index = index
 
     def __repr__(self) -> str:
