@@ -30,6 +30,7 @@ __all__ = [
     "jacfwd",
     "jacrev",
     "jvp",
+    "stack_module_state",
     "vjp",
     "vmap",
 ]
@@ -453,6 +454,30 @@ def _substituted(module: Any, values: Mapping[str, Any], strict: bool) -> Iterat
                 table[leaf] = old
             else:
                 table.pop(leaf, None)
+
+
+def stack_module_state(models: Any) -> tuple[dict[str, Tensor], dict[str, Tensor]]:
+    """(params, buffers) of same-shaped models, each entry stacked along a new dim 0: the
+    parameters as new leaves (requiring grad when every model's does), for vmap ensembles."""
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({m.training for m in models}) != 1:
+        raise RuntimeError(
+            "stack_module_state: Expected all models to have the same training/eval mode."
+        )
+    if len({type(m) for m in models}) != 1:
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    params = {}
+    for name, _ in models[0].named_parameters():
+        ts = [dict(m.named_parameters())[name] for m in models]
+        rg = all(t.requires_grad for t in ts)
+        params[name] = stack([t.detach() for t in ts]).requires_grad_(rg)
+    buffers = {
+        name: stack([dict(m.named_buffers())[name] for m in models])
+        for name, _ in models[0].named_buffers()
+    }
+    return params, buffers
 
 
 def functional_call(

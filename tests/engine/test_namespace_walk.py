@@ -20,6 +20,8 @@ NAMESPACES = (
     "torch.nn",
     "torch.nn.functional",
     "torch.autograd",
+    "torch.autograd.functional",
+    "torch.autograd.graph",
     "torch.optim",
     "torch.linalg",
     "torch.utils.data",

@@ -2,7 +2,7 @@
 # looping functional_call over their parameter dicts, then vmap over the stacked weights.
 import torch
 import torch.nn as nn
-from torch.func import functional_call, vmap
+from torch.func import functional_call, stack_module_state, vmap
 
 torch.manual_seed(0)
 models = [nn.Linear(3, 2) for _ in range(4)]
@@ -24,3 +24,6 @@ vmapped = vmap(run, in_dims=(0, None))(stacked, x)
 print("vmap shape:", tuple(vmapped.shape))
 print("vmap matches loop:", torch.allclose(vmapped, torch.stack(outs)))
 print(f"ensemble mean: {vmapped.mean(0).sum().item():.4f}")
+params, buffers = stack_module_state(models)
+print({k: (tuple(v.shape), v.requires_grad, v.is_leaf) for k, v in params.items()}, buffers)
+print("stacked matches:", torch.allclose(vmap(run, in_dims=(0, None))(params, x), vmapped))
