@@ -58,6 +58,7 @@ COMPAT_MODULES = {
     "torch.autograd": "detachviz.torch.autograd",
     "torch.autograd.forward_ad": "detachviz.engine.forward_ad",
     "torch.autograd.functional": "detachviz.engine.jacobian",
+    "torch.autograd.gradcheck": "detachviz.engine.gradcheck",
     "torch.autograd.graph": "detachviz.engine.graph_hooks",
     "torch.func": "detachviz.engine.func",
     "torch.nn": "detachviz.nn",
