@@ -61,6 +61,9 @@ def unpacked(node: Any, k: int) -> Any:
     res._requires_grad = orig._requires_grad
     res._grad_fn = orig._grad_fn
     res._output_nr = orig._output_nr
+    if orig._requires_grad and orig._grad_fn is None:
+        # a saved leaf: gradients through the unpacked value reach the leaf's own .grad
+        res._meta().accumulator = orig._accumulator()
     return res
 
 
