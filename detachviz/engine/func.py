@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import forward_ad as fwad
-from detachviz.engine import grad_mode
+from detachviz.engine import grad_mode, state
 from detachviz.engine.autograd import grad as _grad
 from detachviz.engine.namespace import module_getattr as refusing_getattr
 from detachviz.engine.ops.join import stack
@@ -86,6 +86,25 @@ def _rebuild(like: Any, values: Iterator[Any]) -> Any:
     return like
 
 
+def _reaches_other_leaves(out: Any, args: Any) -> bool:
+    """Does `out` depend on a tensor requiring grad other than the transform's own inputs
+    (a module's parameters, a captured tensor)? Then, as in torch, results keep their
+    history. Walks the backward graph with an explicit stack."""
+    mine = {id(t) for t in _leaves(list(args))}
+    stack_ = [t.grad_fn for t in _leaves(out) if isinstance(t, Tensor) and t.grad_fn is not None]
+    seen: set[int] = set()
+    while stack_:
+        fn = stack_.pop()
+        if fn is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        var = getattr(fn, "variable", None)
+        if var is not None and id(var) not in mine:
+            return True
+        stack_.extend(e[0] for e in fn.next_functions)
+    return False
+
+
 def _finish(x: Any, keep: bool) -> Any:
     if isinstance(x, Tensor):
         return x if keep else x.detach()
@@ -115,6 +134,7 @@ def grad_and_value(
             for i in nums:
                 new_args[i] = _wrap_input(args[i])
             out = func(*new_args, **kwargs)
+            keep = keep or _reaches_other_leaves(out, new_args)
             aux = None
             if has_aux:
                 if not (isinstance(out, tuple) and len(out) == 2):
@@ -172,6 +192,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
         keep = any(t.requires_grad for t in outer)
         ins = [_wrap_input(p) for p in primals]
         out = func(*ins)
+        keep = keep or _reaches_other_leaves(out, ins)
         aux = None
         if has_aux:
             out, aux = out
@@ -222,6 +243,7 @@ def jvp(
         keep = any(t.requires_grad for t in _leaves(primals))
         ins = [_wrap_input(p) for p in primals]
         out = func(*ins)
+        keep = keep or _reaches_other_leaves(out, ins)
         aux = None
         if has_aux:
             out, aux = out
@@ -264,6 +286,7 @@ def jacrev(
             for i in nums:
                 new_args[i] = _wrap_input(args[i])
             out = func(*new_args)
+            keep = keep or _reaches_other_leaves(out, new_args)
             aux = None
             if has_aux:
                 out, aux = out
@@ -313,27 +336,44 @@ def jacfwd(
             return rev(*args)
         (i,) = _argnums(argnums, len(args))
         x = args[i]
-        if not isinstance(x, Tensor) or any(t.requires_grad for t in _leaves(list(args))):
+        if (
+            not isinstance(x, Tensor)
+            or state.fw_level >= 0  # inside a dual level already: forward AD does not nest
+            or any(t.requires_grad for t in _leaves(list(args)))
+        ):
             return rev(*args)
-        cols = []
-        out: Any = None
-        for j in range(x.numel()):
-            onehot = np.zeros(x._data.size, x._data.dtype)
-            onehot[j] = 1
-            with fwad.dual_level():
-                new_args = list(args)
-                new_args[i] = fwad.make_dual(x, wrap(onehot.reshape(x._data.shape), x._dtype))
-                res = func(*new_args)
-                if not isinstance(res, Tensor):
-                    return rev(*args)
-                primal, tangent = fwad.unpack_dual(res)
-                out = primal
-                cols.append(_zeros(primal) if tangent is None else tangent)
-        if not cols:
-            return rev(*args)
-        return stack([c.reshape(-1) for c in cols], -1).reshape(*out.shape, *x.shape)
+        try:
+            return _forward_jacobian(func, args, i, x)
+        except NotImplementedError:
+            return rev(*args)  # an op without a forward-mode rule: the same numbers, reversed
 
     return wrapper
+
+
+def _forward_jacobian(func: Callable[..., Any], args: tuple[Any, ...], i: int, x: Tensor) -> Any:
+    """The Jacobian w.r.t. args[i] by forward mode: column j is the tangent of the output for
+    the one-hot tangent e_j; NotImplementedError when forward mode cannot give it."""
+    cols = []
+    out: Any = None
+    for j in range(x.numel()):
+        onehot = np.zeros(x._data.size, x._data.dtype)
+        onehot[j] = 1
+        with fwad.dual_level():
+            new_args = list(args)
+            new_args[i] = fwad.make_dual(x, wrap(onehot.reshape(x._data.shape), x._dtype))
+            res = func(*new_args)
+            if not isinstance(res, Tensor):
+                raise NotImplementedError("jacfwd of a function that does not return a Tensor")
+            primal, tangent = fwad.unpack_dual(res)
+            if primal.requires_grad:
+                # parameters requiring grad: the Jacobian must carry their history, which
+                # tangents here do not (no forward-over-reverse)
+                raise NotImplementedError("jacfwd through tensors that require grad")
+            out = primal
+            cols.append(_zeros(primal) if tangent is None else tangent)
+    if not cols:
+        raise NotImplementedError("jacfwd with respect to an empty tensor")
+    return stack([c.reshape(-1) for c in cols], -1).reshape(*out.shape, *x.shape)
 
 
 def hessian(func: Callable[..., Any], argnums: Any = 0) -> Callable[..., Any]:
