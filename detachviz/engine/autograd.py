@@ -131,6 +131,8 @@ def _run_post_accumulate(node: AccumulateGrad) -> None:
     var = node.variable
     for hook in tuple(node._post_acc or ()):
         r = hook(var)
+        if r is var:
+            continue  # NOTE: torch accepts a hook that returns the tensor itself
         if isinstance(r, Tensor):
             raise RuntimeError("Tensor post accumulate grad hooks should return None.")
         if r is not None:
@@ -201,6 +203,7 @@ def run_backward(
     leaves' `.grad` are left alone, and only nodes leading to a captured one run. A plain
     backward takes the unrolled `_loop_np`; `fast=False` runs the general loop instead (the
     tests pin the two against each other)."""
+    state.backward_pass += 1
     tensor_mode = create_graph
     deps: dict[Node, int] = {}
     buffers: dict[Node, Any] = {}
@@ -347,7 +350,7 @@ def _loop_np(
             sv = node._saved
             if not sv:
                 s = node._unpack(False) if sv is None else sv
-            elif st.detached_inplace:
+            elif st.detached_inplace or st.packed:
                 s = node._unpack(False)
             else:
                 # node._unpack inlined for the common case; any doubt goes to _unpack, which

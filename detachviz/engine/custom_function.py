@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import errors, grad_mode, state, trace
+from detachviz.engine.graph_hooks import pack_node
 from detachviz.engine.node import MULTI, Node, new_node
 from detachviz.engine.tensor import NO_EDGE, Tensor, edge, wrap
 
@@ -196,6 +197,8 @@ def _connect(ctx: Any, args: tuple[Any, ...], outs: tuple[Any, ...]) -> None:
     ctx._save_src = tuple(_src(t, args, edges) for t in saved)
     ctx._save_names = tuple(f"saved_{k}" for k in range(len(saved)))
     ctx._save_need = tuple(-1 for _ in saved)
+    if state.saved_hooks:
+        pack_node(ctx)
     metas = []
     nr = 0
     tensor_outs = [o for o in outs if isinstance(o, Tensor)]

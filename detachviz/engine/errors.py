@@ -108,6 +108,15 @@ TYPED_STORAGE_WARNING = (
     "only storage class. This should only matter to you if you are using storages directly.  To "
     "access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()"
 )
+INFERENCE_VERSION = "Inference tensors do not track version counter."
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+INFERENCE_REQUIRES_GRAD = (
+    "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+)
 INFERENCE_SAVED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
     "inference mode in computation tracked by autograd. To work around this, you can make a "

@@ -12,6 +12,7 @@ import numpy as np
 
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import errors, ranges, state, trace
+from detachviz.engine.device import place
 from detachviz.engine.ops.unary import clone_np
 from detachviz.engine.tensor import Tensor, init_tensor, wrap
 
@@ -141,10 +142,12 @@ def tensor(
     pin_memory: bool = False,
 ) -> Tensor:
     """torch.tensor: always copies; a Tensor argument warns and gives a leaf copy."""
+    place(device)
     return _copy_construct(data, dtype, requires_grad, "torch.tensor", "tensor")
 
 
 def as_tensor(data: Any, dtype: dtypes.dtype | None = None, device: Any = None) -> Tensor:
+    place(device)
     if isinstance(data, Tensor):
         return data if dtype is None or dtype is data._dtype else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or dtype.np == data.dtype):
@@ -174,6 +177,7 @@ def _factory(fill: Any) -> Any:
         memory_format: Any = None,
         generator: Any = None,
     ) -> Tensor:
+        place(device)
         dt = dtype or state.default_dtype
         return leaf(fill(sizes(size), dt.np), dt, requires_grad)
 
@@ -193,6 +197,7 @@ def full(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
+    place(device)
     if dtype is None:
         dtype = _infer(fill_value)[1] if not isinstance(fill_value, Tensor) else fill_value._dtype
     return leaf(np.full(sizes((size,)), fill_value, dtype=dtype.np), dtype, requires_grad)
@@ -207,6 +212,7 @@ def arange(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
+    place(device)
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
@@ -229,6 +235,7 @@ def linspace(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
+    place(device)
     dt = dtype or state.default_dtype
     if not dt.is_floating_point:
         return leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
@@ -245,6 +252,7 @@ def logspace(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
+    place(device)
     dt = dtype or state.default_dtype
     return leaf(ranges.logspace(start, end, steps, base, dt.np), dt, requires_grad)
 
@@ -257,6 +265,7 @@ def eye(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
+    place(device)
     dt = dtype or state.default_dtype
     return leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
 
@@ -271,6 +280,7 @@ def _like(fill: Any) -> Any:
         memory_format: Any = None,
         layout: Any = None,
     ) -> Tensor:
+        place(device)
         dt = dtype or x._dtype
         return leaf(fill(x._data.shape, dt.np, *args), dt, requires_grad)
 

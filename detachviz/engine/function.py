@@ -25,6 +25,7 @@ import numpy as np
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import errors, state, trace
 from detachviz.engine.arrays import partial_overlap, view_geometry
+from detachviz.engine.graph_hooks import pack_node
 from detachviz.engine.node import (
     MULTI,
     CopySlices,
@@ -105,12 +106,16 @@ def _compile_saver(plan: tuple[int | None, ...]) -> Any:
         names.append((f"t{k}", f"v{k}"))
     lines.append(f"    node._saved = ({', '.join(n for n, _ in names)},)")
     lines.append(f"    node._versions = ({', '.join(v for _, v in names)},)")
+    lines.append("    if STATE.saved_hooks:")
+    lines.append("        PACK(node)")
     ns: dict[str, Any] = {
         "VC": VersionCounter,
         "SO": SavedOutput,
         "NEW": _new,
         "SCALARS": PY_SCALARS,
         "INFERENCE_SAVED": errors.INFERENCE_SAVED,
+        "STATE": state,
+        "PACK": pack_node,
     }
     exec("\n".join(lines), ns)  # noqa: S102 - generated from the plan above only
     return ns["saver"]
@@ -493,6 +498,8 @@ def view(cls: type[Node], name: str, x: Tensor, data: np.ndarray, attrs: tuple =
             track_view(out._base, out)
     else:
         track_view(out._base, out)
+        if x._x is not None and x._x.inference:
+            out._meta().inference = True  # a view of an inference tensor is one too
         # NOTE: torch's CreationMeta does not look at requires_grad: a view made in no_grad
         # mode (or a view of one) is a no_grad view even of a tensor that needs no grad
         if not state.grad_enabled:
@@ -545,6 +552,8 @@ def multi_view(cls: type[Node], name: str, x: Tensor, datas: list[Any], attrs: t
 
 
 def check_inplace(x: Tensor, will_require_grad: bool) -> None:
+    if x._x is not None and x._x.inference and not state.inference:
+        raise RuntimeError(errors.INFERENCE_INPLACE)
     if not state.grad_enabled:
         return
     fn = x._grad_fn

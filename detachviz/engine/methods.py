@@ -19,6 +19,7 @@ import numpy as np
 
 from detachviz.engine import autograd, errors, factory, sampling, state
 from detachviz.engine import dtype as dtypes
+from detachviz.engine.device import NO_CUDA
 from detachviz.engine.function import operator_form
 from detachviz.engine.node import Node, RemovableHandle
 from detachviz.engine.ops import (
@@ -305,9 +306,19 @@ TENSOR_METHODS: dict[str, Any] = {
     "baddbmm": attention.baddbmm,
     "unsafe_chunk": rnn.unsafe_chunk,
     "unsafe_split": rnn.unsafe_split,
+    # devices (a CPU-only build)
+    "cuda": lambda x, device=None, non_blocking=False, memory_format=None: _no_cuda(),
+    "get_device": lambda x: -1,
+    "is_pinned": lambda x, device=None: False,
 }
 
+
+def _no_cuda() -> Any:
+    raise AssertionError(NO_CUDA)
+
+
 PROPERTIES: dict[str, Any] = {
+    "is_cpu": lambda x: True,
     "T": view.tensor_T,
     "mT": view.tensor_mT,
 }

@@ -1,5 +1,5 @@
 """The torch-namespace names that are neither ops nor factories: type queries, the default
-dtype, `torch.cuda`, `torch._C`, the legacy `Variable`, and the module-level `__getattr__`
+dtype, `torch._C`, the legacy `Variable`, and the module-level `__getattr__`
 the `torch` and `torch.autograd` namespaces use (lazy submodules; tensor methods as
 functions: `torch.detach(x)`, `torch.exp_(x)`). detachviz/torch/ only re-exports these.
 """
@@ -12,10 +12,10 @@ from typing import Any
 
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import state
-from detachviz.engine.node import Node
 from detachviz.engine.ops import loss
 from detachviz.engine.promote import promote_pair
 from detachviz.engine.tensor import Tensor
+from detachviz.engine.unsupported import refuse
 
 
 def is_tensor(obj: Any) -> bool:
@@ -46,25 +46,6 @@ def set_default_dtype(d: dtypes.dtype) -> None:
 
 def promote_types(a: dtypes.dtype, b: dtypes.dtype) -> dtypes.dtype:
     return promote_pair(a, b)
-
-
-class _Cuda:
-    @staticmethod
-    def is_available() -> bool:
-        return False
-
-    @staticmethod
-    def device_count() -> int:
-        return 0
-
-    @staticmethod
-    def manual_seed(seed: Any) -> None:
-        return None
-
-    manual_seed_all = manual_seed
-
-
-cuda = _Cuda()
 
 
 class _NN:
@@ -99,13 +80,6 @@ class Variable(metaclass=_VariableMeta):
     every tensor is an instance of Variable."""
 
 
-class _Graph:
-    Node = Node
-
-
-graph = _Graph()
-
-
 def module_getattr(
     namespace: dict[str, Any], prefix: str, submodules: dict[str, str], methods: bool
 ) -> Callable[[str], Any]:
@@ -130,6 +104,6 @@ def module_getattr(
             function.__name__ = name
             namespace[name] = function
             return function
-        raise AttributeError(f"{prefix}.{name} is not supported by detachviz")
+        raise refuse(f"{prefix}.{name}")
 
     return getattr_

@@ -18,7 +18,7 @@ from collections import namedtuple
 from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
-from detachviz.engine import errors
+from detachviz.engine import errors, state
 
 _SCALARS = (int, float, bool)
 # the `_shape` of a node with several outputs (split, unbind); its `_npd` then holds one
@@ -29,6 +29,70 @@ next_seq = itertools.count().__next__
 # NOTE: torch gives AccumulateGrad the highest priority in the ready queue; we order the queue
 # by -sequence number, so accumulators get numbers above every function node's.
 _acc_seq = itertools.count(1 << 62)
+
+
+# saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks, `_raw_saved_*.register_hooks`):
+# node -> {saved slot: (packed value, unpack hook)}. Empty unless a script packs: backward
+# then pays one truthiness test.
+PACKED: weakref.WeakKeyDictionary[Any, dict[int, tuple[Any, Any]]] = weakref.WeakKeyDictionary()
+# the slot order torch's generated code saves (and so packs) in, where it is not the row's
+PACK_ORDER: dict[str, tuple[int, ...]] = {"MmBackward0": (1, 0), "PowBackward1": (1, 0, 2)}
+UNPACK_NOT_TENSOR = (
+    "Output of saved tensor unpack_hook expected to be a Tensor but got result of type {}"
+)
+HOOKS_ALREADY_SET = (
+    "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
+    "one pair of hooks is allowed at a time."
+)
+
+
+def unpacked(node: Any, k: int) -> Any:
+    """The value node's packed slot k unpacks to (its unpack hook's tensor)."""
+    packed, unpack = PACKED[node][k]
+    out = unpack(packed)
+    if not hasattr(out, "_data") or not hasattr(out, "_grad_fn"):
+        raise TypeError(UNPACK_NOT_TENSOR.format(type(out).__name__))
+    orig = node._value_of_saved(k)
+    if out is orig:
+        return out
+    # NOTE: as torch's SavedVariable::unpack, the values are the hook's and the autograd
+    # identity (history, requires_grad) the saved tensor's
+    res = out.detach()
+    res._requires_grad = orig._requires_grad
+    res._grad_fn = orig._grad_fn
+    res._output_nr = orig._output_nr
+    if orig._requires_grad and orig._grad_fn is None:
+        # a saved leaf: gradients through the unpacked value reach the leaf's own .grad
+        res._meta().accumulator = orig._accumulator()
+    return res
+
+
+class SavedTensor:
+    """`grad_fn._raw_saved_<name>`: one saved tensor, where pack/unpack hooks can be set."""
+
+    __slots__ = ("_node", "_k")
+
+    def __init__(self, node: Any, k: int) -> None:
+        self._node = node
+        self._k = k
+
+    def register_hooks(
+        self, pack_hook: Callable[..., Any], unpack_hook: Callable[..., Any]
+    ) -> None:
+        node, k = self._node, self._k
+        if node._saved is None:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        slots = PACKED.setdefault(node, {})
+        if k in slots:
+            raise RuntimeError(HOOKS_ALREADY_SET)
+        slots[k] = (pack_hook(node._value_of_saved(k)), unpack_hook)
+        state.packed = True
+
+    def __repr__(self) -> str:
+        return f"<torch._C._autograd.SavedTensor object at {hex(id(self))}>"
+
+
+SavedTensor.__module__ = "torch._C._autograd"
 
 
 class RemovableHandle:
@@ -202,6 +266,8 @@ class Node:
             raise RuntimeError(errors.BACKWARD_TWICE)
         if not saved:
             return saved
+        if PACKED and self in PACKED:
+            return self._unpack_packed(tensor_mode)
         if len(saved) == 1 and not tensor_mode:
             # fast path: one saved tensor whose version did not move
             t = saved[0]
@@ -237,6 +303,34 @@ class Node:
             else:
                 out.append(t._data)
         return tuple(out)
+
+    def _unpack_packed(self, tensor_mode: bool) -> tuple[Any, ...]:
+        """_unpack for a node with packed slots: those come from their unpack hooks, in
+        torch's save order (no version check: the hooks own the value), the rest as usual."""
+        slots = PACKED[self]
+        values: list[Any] = [None] * len(self._saved)
+        for k in PACK_ORDER.get(self._name, range(len(self._saved))):
+            if k in slots:
+                t = unpacked(self, k)
+                values[k] = t if tensor_mode else t._data
+        plain = [k for k in range(len(self._saved)) if k not in slots]
+        if plain:
+            keep = self._saved
+            self._saved = tuple(None if k in slots else t for k, t in enumerate(keep))
+            try:
+                rest = self._unpack_plain(tensor_mode)
+            finally:
+                self._saved = keep
+            for k in plain:
+                values[k] = rest[k]
+        return tuple(values)
+
+    def _unpack_plain(self, tensor_mode: bool) -> tuple[Any, ...]:
+        hold = PACKED.pop(self)
+        try:
+            return self._unpack(tensor_mode)
+        finally:
+            PACKED[self] = hold
 
     def _release(self) -> None:
         if self._saved:
@@ -314,7 +408,16 @@ def _saved_prop(k: int) -> property:
             return None
         if not self._saved:
             return None
+        if PACKED and k in PACKED.get(self, ()):
+            return unpacked(self, k)
         return self._value_of_saved(k)
+
+    return property(get)
+
+
+def _raw_saved_prop(k: int) -> property:
+    def get(self: Node) -> Any:
+        return SavedTensor(self, k)
 
     return property(get)
 
@@ -398,6 +501,7 @@ def node_class(
         ns["_custom"] = staticmethod(custom)
     for k, s in enumerate(saved):
         ns["_saved_" + s.name] = _saved_prop(k)
+        ns["_raw_saved_" + s.name] = _raw_saved_prop(k)
     for k, a in enumerate(attrs):
         ns["_saved_" + a] = _attr_prop(k, a)
     cls = type(cls_name or name, (base,), ns)

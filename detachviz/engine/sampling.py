@@ -14,7 +14,7 @@ import numpy as np
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import random as rnd
 from detachviz.engine import state
-from detachviz.engine.device import device
+from detachviz.engine.device import device, place
 from detachviz.engine.factory import leaf, sizes
 from detachviz.engine.function import inplace
 from detachviz.engine.node import node_class
@@ -223,6 +223,7 @@ def _random_factory(kernel: str, draw: Any) -> Any:
         out: Any = None,
         pin_memory: bool = False,
     ) -> Tensor:
+        place(device)
         dt = _float_dtype(dtype, kernel)
         shape = sizes(size)
         return leaf(draw(_gen(generator), shape, dt.np), dt, requires_grad)
@@ -248,6 +249,7 @@ def randint(
     pin_memory: bool = False,
 ) -> Tensor:
     """torch.randint(high, size) or randint(low, high, size)."""
+    place(device)
     if size is None:
         low, high, size = 0, low, high
     if not isinstance(size, (tuple, list)):
@@ -271,6 +273,7 @@ def randperm(
     out: Any = None,
     pin_memory: bool = False,
 ) -> Tensor:
+    place(device)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dt = dtype or dtypes.int64
@@ -293,6 +296,7 @@ def normal(
     """torch.normal's overloads: (float, float, size), and tensor mean and/or std, which draw
     standard normals of the broadcast shape and then scale (`* std`) and shift (`+ mean`) in
     the tensor's dtype, as torch's normal_out does. The result carries no gradient."""
+    place(device)
     g = _gen(generator)
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
     if not (mt or st):
@@ -348,6 +352,7 @@ def _like(kernel: str, draw: Any) -> Any:
         generator: Any = None,
         pin_memory: bool = False,
     ) -> Tensor:
+        place(device)
         dt = _float_dtype(dtype or x._dtype, kernel)
         return leaf(draw(_gen(generator), x._data.shape, dt.np), dt, requires_grad)
 
@@ -371,6 +376,7 @@ def randint_like(
     generator: Any = None,
     pin_memory: bool = False,
 ) -> Tensor:
+    place(device)
     if high is None:
         low, high = 0, low
     dt = dtype or x._dtype

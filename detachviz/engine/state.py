@@ -40,6 +40,14 @@ anomaly: dict[str, bool] = {"enabled": False, "check_nan": True}
 fw_level = -1
 fw_hooks: Any = None
 fw_live: weakref.WeakSet[Any] = weakref.WeakSet()
+# saved-tensor hooks (engine/graph_hooks.py): the active (pack, unpack) pairs, innermost
+# last, and the message of an active disable_saved_tensors_hooks (None: allowed)
+saved_hooks: list[tuple[Any, Any]] = []
+saved_hooks_disabled: str | None = None
+# counts backward passes (autograd.grad too): register_multi_grad_hook tells passes apart
+backward_pass = 0
+# torch.set_default_device: None is the CPU; another device makes factories raise
+default_device: Any = None
 # torch.set_printoptions
 print_options = PrintOptions()
 # torch.set_default_dtype: a python float joins ops as this dtype
@@ -53,13 +61,19 @@ warned_typed_storage = False
 # detach_()'d; until then backward may skip the "saved tensor detached in-place" check.
 # reset() leaves it alone: tensors of an earlier script may still be in use.
 detached_inplace = False
+# the same kind of hint: set once any saved tensor was packed by a saved-tensor hook
+packed = False
 
 
 def reset() -> None:
     """Put every process-wide setting back as a new process would have it."""
     global grad_enabled, inference, fw_level, fw_hooks, default_dtype, warned_typed_storage
+    global saved_hooks_disabled, default_device
     grad_enabled = True
     inference = False
+    saved_hooks.clear()
+    saved_hooks_disabled = None
+    default_device = None
     anomaly.update(enabled=False, check_nan=True)
     for t in list(fw_live):
         t._fw_tangent = None

@@ -32,6 +32,7 @@ from detachviz.engine.node import (
 )
 from detachviz.engine.printing import format_tensor
 from detachviz.engine.size import Size
+from detachviz.engine.unsupported import refuse
 from detachviz.graph import vocab
 
 _ndarray = np.ndarray
@@ -166,6 +167,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._x is not None and self._x.inference:
+            raise RuntimeError(errors.INFERENCE_VERSION)
         vc = self._vc
         return 0 if vc is None else vc.v
 
@@ -272,6 +275,8 @@ class Tensor:
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if self._grad_fn is not None and requires_grad:
             return self
+        if requires_grad and self._x is not None and self._x.inference and not state.inference:
+            raise RuntimeError(errors.INFERENCE_REQUIRES_GRAD)
         self._set_requires_grad(requires_grad, errors.INT_REQUIRES_GRAD_SETTER)
         return self
 
@@ -399,6 +404,8 @@ class Tensor:
         init_tensor(out, self._data, self._dtype)
         out._storage = self._storage
         out._vc = self._share_vc()
+        if self._x is not None and self._x.inference:
+            out._meta().inference = True  # NOTE: an inference tensor detaches to one
         if trace.RECORDER is not None:
             trace.RECORDER.record(vocab.DETACH, (self,), (out,), cut=vocab.DETACH)
         return out
@@ -575,7 +582,7 @@ class Tensor:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(name)
-        raise AttributeError(f"Tensor.{name} is not supported by detachviz")
+        raise refuse(f"Tensor.{name}")
 
 
 def _sizes(t: Tensor) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import detachviz.nn.utils  # noqa: F401  (binds torch.nn.utils)
 from detachviz import serialization as _serialization
+from detachviz.engine.namespace import module_getattr as _refusing_getattr
 from detachviz.nn import functional, init
 from detachviz.nn.activation import (
     ELU,
@@ -115,3 +116,7 @@ __all__ = [
     "UninitializedParameter",
     "utils",
 ]
+
+
+# a name torch has and detachviz lacks is refused clearly (engine/unsupported.py)
+__getattr__ = _refusing_getattr(globals(), "torch.nn", {}, methods=False)

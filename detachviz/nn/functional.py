@@ -16,6 +16,7 @@ import numpy as np
 
 from detachviz import torch as T
 from detachviz.engine.dtype import SCALAR_NAMES
+from detachviz.engine.namespace import module_getattr as _refusing_getattr
 from detachviz.engine.ops import activation as act
 from detachviz.engine.ops import attention as _attention
 from detachviz.engine.ops import loss as fused
@@ -798,3 +799,7 @@ def multi_head_attention_forward(
     out = linear(out, out_proj_weight, out_proj_bias)
     out = out.view(tgt_len, bsz, out.shape[1])
     return (out if batched else out.squeeze(1)), None
+
+
+# a name torch has and detachviz lacks is refused clearly (engine/unsupported.py)
+__getattr__ = _refusing_getattr(globals(), "torch.nn.functional", {}, methods=False)

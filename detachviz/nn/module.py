@@ -8,7 +8,9 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from detachviz import torch as T
+from detachviz.engine.unsupported import refuse
 from detachviz.nn.hooks import BackwardHook, RemovableHandle, add_hook
+from detachviz.nn.module_api import TORCH_MODULE_API
 from detachviz.nn.parameter import Parameter
 
 # torch's per-module hook dicts (hook id -> hook; the *_with_kwargs / *_always_called ones
@@ -274,6 +276,8 @@ class Module:
         for table in ("_parameters", "_buffers", "_modules"):
             if table in d and name in d[table]:
                 return d[table][name]
+        if name in TORCH_MODULE_API:
+            raise refuse(f"torch.nn.Module.{name}")
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name: str) -> None:

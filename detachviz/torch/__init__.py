@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math as _math
+
+from detachviz.engine import device as _device
 from detachviz.engine import dtype as _dt
 from detachviz.engine import factory as _f
 from detachviz.engine import grad_mode as _gm
@@ -191,7 +194,6 @@ set_default_dtype = _ns.set_default_dtype
 is_storage = _ns.is_storage
 promote_types = _ns.promote_types
 set_printoptions = _printing.set_printoptions
-cuda = _ns.cuda
 _C = _ns.C
 
 # rnn helper: layer norm and the recurrent-layer pieces
@@ -207,12 +209,26 @@ from detachviz.serialization import save as save  # noqa: E402
 # lazily imported submodules (written elsewhere; a missing one must not break `import torch`)
 _SUBMODULES = {
     "autograd": "detachviz.torch.autograd",
+    "func": "detachviz.engine.func",
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
     "random": "detachviz.torch.random",
     "serialization": "detachviz.serialization",
     "utils": "detachviz.utils",
 }
+# constants
+pi = _math.pi
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+
+# devices (autograd helper's block): a CPU-only build
+cuda = _device.cuda
+backends = _device.backends
+accelerator = _device.accelerator
+set_default_device = _device.set_default_device
+get_default_device = _device.get_default_device
+
 __getattr__ = _ns.module_getattr(globals(), "torch", _SUBMODULES, methods=True)
 
 __all__ = ["Tensor", "Size", "tensor", "ones", "zeros", "no_grad"]

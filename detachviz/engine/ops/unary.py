@@ -14,6 +14,7 @@ from detachviz.engine.arrays import (
     ONE_OF,
     ZERO_OF,
 )
+from detachviz.engine.device import device, place
 from detachviz.engine.function import (
     apply,
     float_unary,
@@ -194,14 +195,35 @@ def contiguous(x: Tensor, memory_format: Any = None) -> Tensor:
     return unary(CLONE, np.ascontiguousarray, "contiguous", x)
 
 
+_TO_KWARGS = ("device", "dtype", "non_blocking", "copy", "memory_format")
+_TO_SIGNATURES = (
+    " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
+    "bool copy = False, *, torch.memory_format memory_format = None)\n"
+    " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)\n"
+    " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)\n"
+)
+
+
 def to(x: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    bad = [k for k in kwargs if k not in _TO_KWARGS]
+    if bad:
+        got = ", ".join(f"{k}={type(v).__name__}" for k, v in kwargs.items())
+        raise TypeError(
+            f"to() received an invalid combination of arguments - got ({got}, ), but expected "
+            f"one of:\n{_TO_SIGNATURES}"
+        )
     dt = kwargs.get("dtype")
     copy = kwargs.get("copy", False)
+    place(kwargs.get("device"))
     for a in args:
         if isinstance(a, dtypes.dtype):
             dt = a
         elif isinstance(a, Tensor):
             dt = a._dtype
+        elif isinstance(a, (str, device, int)) and not isinstance(a, bool):
+            place(a)
     if dt is None:
         return clone(x) if copy else x
     return to_dtype(x, dt, copy=copy)
