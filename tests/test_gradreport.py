@@ -291,3 +291,26 @@ def test_parameter_made_a_non_leaf_by_scaling_gets_the_real_fix(script):
     assert "`v = (torch.ones(3, 2).t() - 0.5).requires_grad_()`" in v.reason
     # an intermediate made from named tensors is an ordinary non-leaf
     assert "h" not in rows(report) and report.non_leaves == ["h"]
+
+
+def test_a_frozen_parameter_is_named_frozen_not_computed(script):
+    # nn.init's in-place writes are not a computation: the fix is requires_grad, not the inputs
+    report = grad_report(
+        str(
+            script("""
+        backbone = nn.Linear(4, 3)
+        head = nn.Linear(3, 2)
+        for p in backbone.parameters():
+            p.requires_grad_(False)
+        loss = head(backbone(torch.randn(5, 4)).relu()).sum()
+        loss.backward()
+        """)
+        )
+    )
+    r = rows(report)
+    for name in ("backbone.weight", "backbone.bias"):
+        assert r[name].status == "no-grad-required"
+        assert r[name].reason == (
+            "requires_grad=False: a frozen parameter (its requires_grad was turned off)"
+        )
+    assert r["head.weight"].status == "ok"

@@ -206,6 +206,9 @@ def _no_grad_required(
 ) -> None:
     row.status = "no-grad-required"
     row.reason = "requires_grad=False: created without requires_grad=True"
+    if type(t).__name__ == "Parameter":  # nn.Parameter requires grad unless turned off
+        row.reason = "requires_grad=False: a frozen parameter (its requires_grad was turned off)"
+        return
     if recorder is None:
         return
     behind = upstream(recorder, [t])
