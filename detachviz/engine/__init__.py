@@ -20,15 +20,20 @@ from detachviz.engine import (
     namespace,
     sampling,
 )
-from detachviz.engine.ops import (
+from detachviz.engine.ops import (  # convolution, pooling, normalisation, padding, embedding
     activation,
     arith,
     compare,
+    conv,
+    embedding,
     index,
     inplace,
     join,
     linalg,
     loss,
+    norm,
+    pad,
+    pool,
     reduce,
     stats,
     unary,
@@ -58,4 +63,9 @@ __all__ = [
     "stats",
     "unary",
     "view",
+    "conv",
+    "embedding",
+    "norm",
+    "pad",
+    "pool",
 ]
