@@ -105,7 +105,8 @@ class _ConvNd(Module):
         # NOTE: torch's default: kaiming_uniform(a=sqrt(5)) is U(-1/sqrt(fan_in), 1/sqrt(fan_in))
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            # torch's fan_in of the weight: dim 1 times the kernel's size
+            fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
             if fan_in != 0:
                 bound = 1 / math.sqrt(fan_in)
                 init.uniform_(self.bias, -bound, bound)
