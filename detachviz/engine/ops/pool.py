@@ -338,13 +338,13 @@ def _avg_back_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
     return avg_pool_np(g, geo)
 
 
+_AvgAttrs: Any = AVGPOOL._Attrs  # the pool's geometry by name, as its rules read it
 AVGPOOL_BACK = node_class(
     "AvgPool2DBackwardBackward0",
     (_avg_back_vjp,),
     attrs=("self_sym_sizes", *_AVG_ATTRS),
     jvp=(lambda t, p, out, a: avg_pool_back_np(t, out.shape, _AvgAttrs(*tuple(a)[1:])),),
 )
-_AvgAttrs = AVGPOOL._Attrs
 
 
 def avg_pool2d(
