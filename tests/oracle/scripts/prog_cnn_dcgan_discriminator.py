@@ -26,5 +26,7 @@ for it in range(3):
     err_fake = criterion(out_fake, torch.zeros(4))
     err_fake.backward()
     optimizerD.step()
-    print(f"[{it}] Loss_D {(err_real + err_fake).item():.4f} D(x) {torch.sigmoid(out_real).mean().item():.4f} D(G(z)) {torch.sigmoid(out_fake).mean().item():.4f}")
+    d_x = torch.sigmoid(out_real).mean().item()
+    d_g_z = torch.sigmoid(out_fake).mean().item()
+    print(f"[{it}] Loss_D {(err_real + err_fake).item():.4f} D(x) {d_x:.4f} D(G(z)) {d_g_z:.4f}")
 print(netD[3].running_mean.shape, netD[3].num_batches_tracked)

@@ -14,7 +14,7 @@ y = torch.arange(20) % 2
 x[y == 0, :, :4] += 1.0
 x[y == 1, :, 4:] += 1.0
 opt = torch.optim.Adam(model.parameters(), lr=0.02)
-for epoch in range(8):
+for _epoch in range(8):
     model.train()
     opt.zero_grad()
     loss = nn.CrossEntropyLoss()(model(x), y)

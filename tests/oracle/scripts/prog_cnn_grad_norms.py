@@ -20,6 +20,7 @@ loss = F.cross_entropy(model(x), y)
 loss.backward()
 print(f"loss {loss.item():.4f}")
 for name, p in model.named_parameters():
-    print(f"{name:10s} grad norm {p.grad.norm().item():.5f} abs mean {p.grad.abs().mean().item():.6f}")
+    norm, abs_mean = p.grad.norm().item(), p.grad.abs().mean().item()
+    print(f"{name:10s} grad norm {norm:.5f} abs mean {abs_mean:.6f}")
 total = torch.norm(torch.stack([p.grad.norm() for p in model.parameters()]))
 print(f"total grad norm {total.item():.5f}")
