@@ -109,13 +109,15 @@ def weight_grad_np(
     out = g.shape[2:]
     win = windows(_pad(x, padding), kernel, stride, dilation, out)
     cg, og = x.shape[1] // groups, w_shape[0] // groups
+    rows = x.shape[0] * int(np.prod(out, dtype=np.int64))
     parts = []
     for gi in range(groups):
-        r = np.tensordot(
-            g[:, gi * og : (gi + 1) * og],
-            win[:, gi * cg : (gi + 1) * cg],
-            axes=([0, *range(2, 2 + nd)], [0, *range(2, 2 + nd)]),
-        )  # (og, cg, *kernel)
+        # im2col rows (N * out positions) against the gradient's: (cg * kernel, og), then .T
+        # NOTE: this orientation on purpose: OpenBLAS runs the (og, rows) @ (rows, cg*k)
+        # product with its long inner dim 20x slower (measured) than this transposed one
+        cols = np.moveaxis(win[:, gi * cg : (gi + 1) * cg], 1, 1 + nd).reshape(rows, -1)
+        gm = np.moveaxis(g[:, gi * og : (gi + 1) * og], 1, -1).reshape(rows, og)
+        r = (cols.T @ gm).T.reshape((og, cg) + kernel)
         parts.append(r)
     res = parts[0] if groups == 1 else np.concatenate(parts, axis=0)
     return np.ascontiguousarray(res, dtype=x.dtype)
