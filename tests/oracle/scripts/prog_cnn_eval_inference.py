@@ -29,4 +29,3 @@ print("requires_grad under no_grad:", logits.requires_grad)
 for c in (0, 1):
     acc = (pred[y == c] == c).float().mean().item()
     print(f"class {c} accuracy {acc:.2f}")
-print("confidence:", f"{probs.max(1).values.mean().item():.2f}")
