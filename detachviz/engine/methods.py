@@ -299,6 +299,10 @@ TENSOR_METHODS: dict[str, Any] = {
     "new_empty": lambda x, *size, dtype=None, requires_grad=False: factory.new_full(
         x, size, 0, dtype, requires_grad
     ),
+    # more in-place random fills (sampling.py)
+    "cauchy_": sampling.cauchy_,
+    "geometric_": sampling.geometric_,
+    "log_normal_": sampling.log_normal_,
     # autograd
     "backward": _backward,
     "register_post_accumulate_grad_hook": _post_accumulate_hook,

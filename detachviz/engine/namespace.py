@@ -12,7 +12,8 @@ from typing import Any
 
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import state
-from detachviz.engine.ops import loss
+from detachviz.engine.ops import embedding, loss, pool
+from detachviz.engine.ops import pad as padding
 from detachviz.engine.promote import promote_pair
 from detachviz.engine.tensor import Tensor
 from detachviz.engine.unsupported import refuse
@@ -54,6 +55,13 @@ class _NN:
     mse_loss = staticmethod(loss.mse_loss)
     nll_loss_nd = staticmethod(loss.nll_loss_nd)
     binary_cross_entropy = staticmethod(loss.binary_cross_entropy)
+    # pooling, padding, one_hot (ops/pool.py, pad.py, embedding.py)
+    adaptive_avg_pool2d = staticmethod(pool.adaptive_avg_pool2d)
+    adaptive_max_pool2d = staticmethod(pool.adaptive_max_pool2d)
+    avg_pool2d = staticmethod(pool.avg_pool2d)
+    max_pool2d_with_indices = staticmethod(pool.max_pool2d_with_indices)
+    one_hot = staticmethod(embedding.one_hot)
+    pad = staticmethod(padding.pad)
 
 
 class _CModule:

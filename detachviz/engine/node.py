@@ -276,6 +276,8 @@ class Node:
                 if (0 if vc is None else vc.v) == self._versions[0] and (
                     t._grad_fn is not None
                     or self._save_src[0] < 0
+                    # an index a node saves beyond its edges (embedding, pools)
+                    or self._save_src[0] >= len(self.next_functions)
                     or _was_leaf(self.next_functions[self._save_src[0]][0])
                 ):
                     return (t._data,)
@@ -424,7 +426,7 @@ def _raw_saved_prop(k: int) -> property:
 
 # NOTE: torch shows int64 dimension/index attributes as unsigned: dim=-1 reads 2**64 - 1.
 _UNSIGNED_ATTRS = frozenset(
-    {"dim", "dims", "dim0", "dim1", "index", "start", "end", "step", "ignore_index"}
+    {"dim", "dims", "dim0", "dim1", "index", "start", "end", "step", "ignore_index", "pad"}
 )
 
 

@@ -463,3 +463,36 @@ def multinomial(
         for i, row in enumerate(cum.astype(np.float64)):
             out[i] = np.searchsorted(row, unit64(gen, num_samples), side="left")
     return out.astype(np.int64).reshape(p.shape[:-1] + (num_samples,))
+
+
+# ------------------------------------------------------------------------------------------
+# Cauchy, log-normal, geometric (torch's CPU kernels: one float64 uniform or normal per value)
+# ------------------------------------------------------------------------------------------
+def cauchy(
+    gen: Generator, shape: tuple[int, ...], np_dtype: Any, median: float, sigma: float
+) -> np.ndarray:
+    """Tensor.cauchy_: `median + sigma * tan(pi * (u - 0.5))` in float64."""
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(sigma)}")
+    u = unit64(gen, math.prod(shape))
+    return (median + sigma * np.tan(np.pi * (u - 0.5))).reshape(shape).astype(np_dtype)
+
+
+def log_normal(
+    gen: Generator, shape: tuple[int, ...], np_dtype: Any, mean: float, std: float
+) -> np.ndarray:
+    """Tensor.log_normal_: exp of at::normal_distribution<double> (cached Box-Muller)."""
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_num(std)}")
+    n = math.prod(shape)
+    return np.exp(_scalar_normals(gen, n, mean, std)).reshape(shape).astype(np_dtype)
+
+
+def geometric(gen: Generator, shape: tuple[int, ...], np_dtype: Any, p: float) -> np.ndarray:
+    """Tensor.geometric_: the number of Bernoulli(p) trials to the first success,
+    `ceil(log(u) / log1p(-p))`, in float64 for every dtype."""
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_num(p)}")
+    u = unit64(gen, math.prod(shape))
+    with np.errstate(divide="ignore"):
+        return np.ceil(np.log(u) / np.log1p(-p)).reshape(shape).astype(np_dtype)

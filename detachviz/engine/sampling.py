@@ -382,3 +382,40 @@ def randint_like(
     dt = dtype or x._dtype
     data = rnd.random_int(_gen(generator), x._data.shape, dt.np, int(low), int(high))
     return leaf(data, dt, requires_grad)
+
+
+# cauchy_, log_normal_, geometric_ (random.py's draws; in place, a zero gradient as torch's)
+CAUCHY = node_class("CauchyBackward0", _ZERO_GRAD, jvp=(None,))
+LOG_NORMAL = node_class("LogNormalBackward0", _ZERO_GRAD, jvp=(None,))
+GEOMETRIC = node_class("GeometricBackward0", _ZERO_GRAD, jvp=(None,))
+_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+            "uint8": "unsigned char", "bool": "bool"}  # fmt: skip
+
+
+def _continuous(x: Tensor, kind: str) -> None:
+    if not x._dtype.is_floating_point:
+        raise RuntimeError(
+            f"{kind} distribution is a continuous probability distribution. dtype must be a "
+            f"floating point but you specified {_C_NAMES.get(x._dtype.name, x._dtype.name)}"
+        )
+
+
+def cauchy_(x: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None) -> Tensor:
+    _continuous(x, "Cauchy")
+    g = _gen(generator)
+    dt = x._data.dtype
+    return _fill(x, "cauchy_", CAUCHY, lambda s: rnd.cauchy(g, s, dt, median, sigma))
+
+
+def log_normal_(x: Tensor, mean: float = 1.0, std: float = 2.0, *, generator: Any = None) -> Tensor:
+    if not x._dtype.is_floating_point:
+        raise RuntimeError(f"\"log_normal_cpu\" not implemented for '{_ctype(x._dtype)}'")
+    g = _gen(generator)
+    dt = x._data.dtype
+    return _fill(x, "log_normal_", LOG_NORMAL, lambda s: rnd.log_normal(g, s, dt, mean, std))
+
+
+def geometric_(x: Tensor, p: float, *, generator: Any = None) -> Tensor:
+    g = _gen(generator)
+    dt = x._data.dtype
+    return _fill(x, "geometric_", GEOMETRIC, lambda s: rnd.geometric(g, s, dt, p))

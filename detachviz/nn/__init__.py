@@ -21,6 +21,7 @@ from detachviz.nn.activation import (
     Tanh,
 )
 from detachviz.nn.attention import MultiheadAttention, NonDynamicallyQuantizableLinear
+from detachviz.nn.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm
 from detachviz.nn.container import (
     ModuleDict,
     ModuleList,
@@ -28,6 +29,7 @@ from detachviz.nn.container import (
     ParameterList,
     Sequential,
 )
+from detachviz.nn.conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
 from detachviz.nn.distance import CosineSimilarity, PairwiseDistance  # module helper's block
 from detachviz.nn.dropout import Dropout
 from detachviz.nn.flatten import Flatten, Unflatten
@@ -50,7 +52,18 @@ from detachviz.nn.loss import (  # module helper's block
 )
 from detachviz.nn.module import Module
 from detachviz.nn.parameter import Parameter
+from detachviz.nn.pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 from detachviz.nn.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from detachviz.nn.sparse import Embedding
 from detachviz.nn.transformer import Transformer, TransformerEncoder, TransformerEncoderLayer
 
 _serialization.register_parameter_type(Parameter)  # torch.load rebuilds nn.Parameter
@@ -115,6 +128,25 @@ __all__ = [
     "TransformerEncoderLayer",
     "UninitializedParameter",
     "utils",
+    # convolution, pooling, batch/group norm, embedding
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "Embedding",
+    "GroupNorm",
+    "MaxPool1d",
+    "MaxPool2d",
 ]
 
 

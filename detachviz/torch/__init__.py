@@ -182,6 +182,31 @@ bmm = _linalg.bmm
 masked_fill = _join.masked_fill
 binary_cross_entropy_with_logits = _loss.binary_cross_entropy_with_logits
 
+# convolution, pooling, normalisation, padding, embedding (engine/ops/conv.py, pool.py, ...)
+from detachviz.engine.ops import conv as _conv  # noqa: E402
+from detachviz.engine.ops import embedding as _emb  # noqa: E402
+from detachviz.engine.ops import norm as _norm  # noqa: E402
+from detachviz.engine.ops import pad as _pad  # noqa: E402
+from detachviz.engine.ops import pool as _pool  # noqa: E402
+
+adaptive_avg_pool1d = _pool.adaptive_avg_pool1d
+adaptive_max_pool1d = _pool.adaptive_max_pool1d
+avg_pool1d = _pool.avg_pool1d
+batch_norm = _norm.batch_norm
+constant_pad_nd = _pad.constant_pad_nd
+conv1d = _conv.conv1d
+conv2d = _conv.conv2d
+conv3d = _conv.conv3d
+conv_transpose1d = _conv.conv_transpose1d
+conv_transpose2d = _conv.conv_transpose2d
+convolution = _conv.convolution
+embedding = _emb.embedding
+embedding_renorm_ = _emb.embedding_renorm_
+group_norm = _norm.group_norm
+max_pool1d = _pool.max_pool1d
+max_pool2d = _pool.max_pool2d
+max_pool2d_with_indices = _pool.max_pool2d_with_indices
+
 
 # the rest of the namespace
 is_anomaly_enabled = _gm.is_anomaly_enabled

@@ -1,0 +1,325 @@
+"""Batch and group normalisation with torch's nodes: NativeBatchNormBackward0 (torch.batch_norm,
+training or eval, running statistics updated in place) and NativeGroupNormBackward0.
+
+Statistics are accumulated in float64 and the output computed as torch's CPU kernels do
+(`x * scale + shift` with scale = invstd * weight), to stay close to torch's float32 bits.
+The backward is one formula for both (`_normalized_grad`, written for numpy arrays and
+Tensors alike); under create_graph the batch statistics are recomputed from the input with
+Tensor ops, so double backward differentiates through them too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine.function import finish
+from detachviz.engine.node import Saved, node_class
+from detachviz.engine.ops import inplace
+from detachviz.engine.ops.saving import attach_saved
+from detachviz.engine.tensor import Tensor, init_tensor, wrap
+
+
+def _sum(v: Any, axes: tuple[int, ...]) -> Any:
+    if isinstance(v, Tensor):
+        return v.sum(axes, keepdim=True)
+    return v.sum(axes, keepdims=True)
+
+
+def _mean(v: Any, axes: tuple[int, ...]) -> Any:
+    if isinstance(v, Tensor):
+        return v.mean(axes, keepdim=True)
+    return v.mean(axes, keepdims=True)
+
+
+def _normalized_grad(gh: Any, xc: Any, invstd: Any, axes: tuple[int, ...]) -> Any:
+    """d loss / d x for xhat = xc * invstd with batch statistics over `axes`, given
+    gh = d loss / d xhat (torch's batch_norm_backward formula)."""
+    return (gh - _mean(gh, axes) - xc * (invstd * invstd) * _mean(gh * xc, axes)) * invstd
+
+
+def _bshape(nd: int) -> tuple[int, ...]:
+    return (1, -1) + (1,) * (nd - 2)
+
+
+def _stats_of(x: Any, axes: tuple[int, ...], eps: float) -> tuple[Any, Any]:
+    """(x - mean, invstd) as Tensors built from x (create_graph: differentiable)."""
+    xc = x - _mean(x, axes)
+    return xc, (_mean(xc * xc, axes) + eps) ** -0.5
+
+
+# --------------------------------------------------------------------------------------------
+# batch norm
+# --------------------------------------------------------------------------------------------
+def _bn_parts(s: Any, a: Any) -> tuple[Any, Any, Any, tuple[int, ...]]:
+    """(x - mean, invstd, weight-or-None, axes) for the rules, kept at the input's rank."""
+    x, w, rm, rv, mean, invstd = s
+    nd = len(x.shape)
+    axes = (0, *range(2, nd))
+    bs = _bshape(nd)
+    if a.training:
+        if isinstance(x, Tensor):
+            xc, inv = _stats_of(x, axes, a.eps)
+        else:
+            xc, inv = x - mean.reshape(bs), invstd.reshape(bs)
+    else:
+        rmv = rm._data if isinstance(rm, Tensor) else rm
+        rvv = rv._data if isinstance(rv, Tensor) else rv
+        dt = (x._data if isinstance(x, Tensor) else x).dtype
+        inv_np = (1.0 / np.sqrt(rvv.astype(np.float64) + a.eps)).astype(dt).reshape(bs)
+        mean_np = rmv.astype(dt).reshape(bs)
+        xc = x - (wrap(mean_np) if isinstance(x, Tensor) else mean_np)
+        inv = wrap(inv_np) if isinstance(x, Tensor) else inv_np
+    wb = None if w is None else w.reshape(bs)
+    return xc, inv, wb, axes
+
+
+def _bn_input(k: Any, g: Any, s: Any, a: Any) -> Any:
+    xc, inv, wb, axes = _bn_parts(s, a)
+    gh = g if wb is None else g * wb
+    if a.training:
+        return _normalized_grad(gh, xc, inv, axes)
+    return gh * inv
+
+
+def _bn_weight(k: Any, g: Any, s: Any, a: Any) -> Any:
+    xc, inv, _, axes = _bn_parts(s, a)
+    return (g * xc * inv).sum(axes)
+
+
+def _channel_sum(k: Any, g: Any, s: Any, a: Any) -> Any:
+    return g.sum((0, *range(2, len(g.shape))))
+
+
+def _bn_jvp_input(t: Any, p: Any, out: Any, a: Any) -> Any:
+    x, w, _, rm, rv = p
+    nd = x.ndim
+    axes, bs = (0, *range(2, nd)), _bshape(nd)
+    if a.training:
+        xc = x - x.mean(axes, keepdims=True)
+        inv = 1.0 / np.sqrt((xc * xc).mean(axes, keepdims=True) + a.eps)
+        d = t - t.mean(axes, keepdims=True) - xc * inv * inv * (t * xc).mean(axes, keepdims=True)
+        d = d * inv
+    else:
+        d = t / np.sqrt(rv.reshape(bs) + a.eps)
+    return d if w is None else d * w.reshape(bs)
+
+
+def _bn_jvp_weight(t: Any, p: Any, out: Any, a: Any) -> Any:
+    x, _, _, rm, rv = p
+    nd = x.ndim
+    axes, bs = (0, *range(2, nd)), _bshape(nd)
+    if a.training:
+        xc = x - x.mean(axes, keepdims=True)
+        xh = xc / np.sqrt((xc * xc).mean(axes, keepdims=True) + a.eps)
+    else:
+        xh = (x - rm.reshape(bs)) / np.sqrt(rv.reshape(bs) + a.eps)
+    return xh * t.reshape(bs)
+
+
+def _bias_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
+    return t.reshape(_bshape(out.ndim))
+
+
+BATCH_NORM = node_class(
+    "NativeBatchNormBackward0",
+    (_bn_input, _bn_weight, _channel_sum),
+    saved=(
+        Saved("input", 0, (0, 1)),
+        Saved("weight", 1, (0,)),
+        Saved("running_mean", 3, (0, 1)),
+        Saved("running_var", 4, (0, 1)),
+        Saved("result1", 5, (0, 1)),
+        Saved("result2", 6, (0, 1)),
+    ),
+    attrs=("training", "eps"),
+    jvp=(_bn_jvp_input, _bn_jvp_weight, _bias_jvp, None, None),
+)
+
+
+def _values(t: Tensor | None) -> Any:
+    return None if t is None else t._data
+
+
+def batch_norm(
+    input: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    training: bool,
+    momentum: float,
+    eps: float,
+    cudnn_enabled: bool = False,
+) -> Tensor:
+    """torch.batch_norm: normalise over every dim but 1; in training with batch statistics
+    (and the running ones updated in place: mean with momentum, var unbiased), else with the
+    running statistics."""
+    xd = input._data
+    if xd.ndim < 2:
+        raise ValueError(f"Expected 2D or 3D input (got {xd.ndim}D input)")
+    c = xd.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):  # fmt: skip
+        if t is not None and t._data.size != c:
+            raise RuntimeError(f"{name} should contain {c} elements not {t._data.size}")
+    if not training and (running_mean is None or running_var is None):
+        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    nd = xd.ndim
+    axes, bs = (0, *range(2, nd)), _bshape(nd)
+    dt = xd.dtype
+    if training:
+        x64 = xd.astype(np.float64)
+        mean64 = x64.mean(axes)
+        var_sum = ((x64 - mean64.reshape(bs)) ** 2).sum(axes)
+        n = xd.size // c
+        invstd64 = 1.0 / np.sqrt(var_sum / n + eps)
+        mean, invstd = mean64.astype(dt), invstd64.astype(dt)
+        # NOTE: the running statistics are written in place (their _version moves), as torch's
+        if running_mean is not None:
+            rmd = running_mean._data
+            new = momentum * mean64 + (1 - momentum) * rmd.astype(np.float64)
+            inplace.copy_(running_mean, wrap(new.astype(rmd.dtype)))
+        if running_var is not None:
+            rvd = running_var._data
+            unbiased = var_sum / (n - 1) if n > 1 else np.full(c, np.nan)
+            new = momentum * unbiased + (1 - momentum) * rvd.astype(np.float64)
+            inplace.copy_(running_var, wrap(new.astype(rvd.dtype)))
+        saved_mean, saved_invstd = wrap(mean), wrap(invstd)
+    else:
+        mean = running_mean._data.astype(dt)  # type: ignore[union-attr]
+        invstd = (1.0 / np.sqrt(running_var._data.astype(np.float64) + eps)).astype(dt)  # type: ignore[union-attr]
+        saved_mean, saved_invstd = wrap(np.zeros(0, dt)), wrap(np.zeros(0, dt))
+    scale = invstd if weight is None else invstd * weight._data
+    shift = -mean * scale if bias is None else bias._data - mean * scale
+    data = np.ascontiguousarray(xd * scale.reshape(bs) + shift.reshape(bs), dtype=dt)
+    out = object.__new__(Tensor)
+    init_tensor(out, data, input._dtype)
+    attrs = (bool(training), float(eps))
+    saved = (input, weight, running_mean, running_var, saved_mean, saved_invstd)
+    attach_saved(BATCH_NORM, out, (input, weight, bias), saved, attrs)
+    ins = (input, weight, bias, running_mean, running_var)
+    shown = tuple(t for t in (input, weight, bias) if t is not None)
+    return finish(BATCH_NORM, "native_batch_norm", ins, out, attrs, record=shown, attached=True)
+
+
+# --------------------------------------------------------------------------------------------
+# group norm
+# --------------------------------------------------------------------------------------------
+def _gn_parts(s: Any, a: Any) -> tuple[Any, Any, Any, tuple[int, ...]]:
+    """(x - mean, invstd) at shape (N, G, D), the weight at (1, C, 1...) and the input shape."""
+    x, w, mean, rstd = s
+    shape = tuple(x.shape)
+    grouped = (a.N, a.group, -1)
+    if isinstance(x, Tensor):
+        xc, inv = _stats_of(x.reshape(grouped), (2,), a.eps)
+    else:
+        xc = x.reshape(grouped) - mean.reshape(a.N, a.group, 1)
+        inv = rstd.reshape(a.N, a.group, 1)
+    wb = None if w is None else w.reshape(_bshape(len(shape)))
+    return xc, inv, wb, shape
+
+
+def _gn_input(k: Any, g: Any, s: Any, a: Any) -> Any:
+    xc, inv, wb, shape = _gn_parts(s, a)
+    gh = g if wb is None else g * wb
+    return _normalized_grad(gh.reshape((a.N, a.group, -1)), xc, inv, (2,)).reshape(shape)
+
+
+def _gn_weight(k: Any, g: Any, s: Any, a: Any) -> Any:
+    xc, inv, _, shape = _gn_parts(s, a)
+    xh = (xc * inv).reshape(shape)
+    return (g * xh).sum((0, *range(2, len(shape))))
+
+
+def _gn_xhat(x: Any, a: Any) -> Any:
+    xg = x.reshape(a.N, a.group, -1)
+    xc = xg - xg.mean(2, keepdims=True)
+    return xc, 1.0 / np.sqrt((xc * xc).mean(2, keepdims=True) + a.eps)
+
+
+def _gn_jvp_input(t: Any, p: Any, out: Any, a: Any) -> Any:
+    x, w = p[0], p[1]
+    xc, inv = _gn_xhat(x, a)
+    tg = t.reshape(a.N, a.group, -1)
+    d = (tg - tg.mean(2, keepdims=True) - xc * inv * inv * (tg * xc).mean(2, keepdims=True)) * inv
+    d = d.reshape(x.shape)
+    return d if w is None else d * w.reshape(_bshape(x.ndim))
+
+
+def _gn_jvp_weight(t: Any, p: Any, out: Any, a: Any) -> Any:
+    xc, inv = _gn_xhat(p[0], a)
+    return (xc * inv).reshape(p[0].shape) * t.reshape(_bshape(p[0].ndim))
+
+
+GROUP_NORM = node_class(
+    "NativeGroupNormBackward0",
+    (_gn_input, _gn_weight, _channel_sum),
+    saved=(
+        Saved("input", 0, (0, 1)),
+        Saved("weight", 1, (0,)),
+        Saved("result1", 3, (0, 1)),
+        Saved("result2", 4, (0, 1)),
+    ),
+    attrs=("N", "C", "HxW", "group", "eps"),
+    jvp=(_gn_jvp_input, _gn_jvp_weight, _bias_jvp),
+)
+
+
+def group_norm(
+    input: Tensor,
+    num_groups: int,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+    cudnn_enabled: bool = True,
+) -> Tensor:
+    """torch.group_norm: normalise each of `num_groups` channel groups per sample."""
+    xd = input._data
+    if xd.ndim < 2:
+        raise RuntimeError(
+            f"Expected at least 2 dimensions for input tensor but received {xd.ndim}"
+        )
+    n, c = xd.shape[:2]
+    if c % num_groups:
+        raise RuntimeError(
+            "Expected number of channels in input to be divisible by num_groups, but got input "
+            f"of shape {list(xd.shape)} and num_groups={num_groups}"
+        )
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t._data.ndim != 1 or t._data.size != c):
+            raise RuntimeError(
+                f"Expected {name} to be a vector of size equal to the number of channels in "
+                f"input, but got {name} of shape {list(t._data.shape)} and input of shape "
+                f"{list(xd.shape)}"
+            )
+    hxw = xd.size // max(n * c, 1)
+    dt = xd.dtype
+    xg = xd.astype(np.float64).reshape(n, num_groups, -1)
+    mean64 = xg.mean(2)
+    var64 = ((xg - mean64[..., None]) ** 2).mean(2)
+    rstd64 = 1.0 / np.sqrt(var64 + eps)
+    mean, rstd = mean64.astype(dt), rstd64.astype(dt)
+    per = c // num_groups
+    # torch's kernel: per (n, c) scale = rstd * gamma, shift = beta - scale * mean
+    scale = np.repeat(rstd, per, axis=1)
+    if weight is not None:
+        scale = scale * weight._data[None, :]
+    shift = -scale * np.repeat(mean, per, axis=1)
+    if bias is not None:
+        shift = shift + bias._data[None, :]
+    tail = (1,) * (xd.ndim - 2)
+    data = np.ascontiguousarray(
+        xd * scale.reshape((n, c) + tail) + shift.reshape((n, c) + tail), dtype=dt
+    )
+    out = object.__new__(Tensor)
+    init_tensor(out, data, input._dtype)
+    attrs = (n, c, hxw, int(num_groups), float(eps))
+    saved = (input, weight, wrap(mean), wrap(rstd))
+    attach_saved(GROUP_NORM, out, (input, weight, bias), saved, attrs)
+    shown = tuple(t for t in (input, weight, bias) if t is not None)
+    return finish(
+        GROUP_NORM, "native_group_norm", (input, weight, bias), out, attrs, record=shown,
+        attached=True,
+    )  # fmt: skip

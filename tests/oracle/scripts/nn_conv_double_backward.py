@@ -1,0 +1,20 @@
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+x = torch.randn(1, 2, 5, 5, dtype=torch.float64, requires_grad=True)
+w = torch.randn(3, 2, 3, 3, dtype=torch.float64, requires_grad=True)
+y = F.max_pool2d(torch.tanh(F.conv2d(x, w, padding=1)), 2)
+(gx, gw) = torch.autograd.grad(y.pow(2).sum(), (x, w), create_graph=True)
+penalty = gx.pow(2).sum() + gw.pow(2).sum()
+penalty.backward()
+print(f"penalty {penalty.item():.8f}")
+print(f"x.grad sum {x.grad.sum().item():.8f} w.grad sum {w.grad.sum().item():.8f}")
+z = F.avg_pool2d(F.pad(x, (1, 1, 1, 1), mode="reflect"), 2)
+(g,) = torch.autograd.grad(z.pow(3).sum(), x, create_graph=True)
+(h,) = torch.autograd.grad(g.sum(), x)
+print(f"{h.abs().sum().item():.8f}")
+v = F.batch_norm(x, None, None, training=True)
+(g,) = torch.autograd.grad(v.pow(3).sum(), x, create_graph=True)
+(h,) = torch.autograd.grad(g.pow(2).sum(), x)
+print(f"{h.abs().sum().item():.6f}")
