@@ -320,6 +320,7 @@ def _saved_prop(k: int) -> property:
 # NOTE: torch shows int64 dimension/index attributes as unsigned: dim=-1 reads 2**64 - 1.
 _UNSIGNED_ATTRS = frozenset(
     {"dim", "dims", "dim0", "dim1", "index", "start", "end", "step", "ignore_index"}
+    | {"diagonal", "dim2", "offset"}
 )
 
 

@@ -13,9 +13,14 @@ from detachviz.engine.device import device as device
 from detachviz.engine.ops import arith as _arith
 from detachviz.engine.ops import compare as _cmp
 from detachviz.engine.ops import join as _join
+from detachviz.engine.ops import layout as _layout
 from detachviz.engine.ops import linalg as _linalg
 from detachviz.engine.ops import loss as _loss
+from detachviz.engine.ops import pointwise as _pw
 from detachviz.engine.ops import reduce as _red
+from detachviz.engine.ops import scan as _scan
+from detachviz.engine.ops import scatter as _scatter
+from detachviz.engine.ops import sort as _sort
 from detachviz.engine.ops import stats as _stats
 from detachviz.engine.ops import unary as _unary
 from detachviz.engine.ops import view as _view
@@ -175,6 +180,57 @@ where = _join.where
 bmm = _linalg.bmm
 masked_fill = _join.masked_fill
 binary_cross_entropy_with_logits = _loss.binary_cross_entropy_with_logits
+
+# tensor ops of issue 16 (ops/layout, scan, scatter, sort, pointwise; unary extras)
+acos = _unary.acos
+addcdiv = _pw.addcdiv
+addcmul = _pw.addcmul
+arccos = _unary.acos
+arcsin = _unary.asin
+arctan = _unary.atan
+argsort = _sort.argsort
+asin = _unary.asin
+atan = _unary.atan
+ceil = _pw.ceil
+cosh = _unary.cosh
+cumprod = _scan.cumprod
+cumsum = _scan.cumsum
+diag = _layout.diag
+diag_embed = _layout.diag_embed
+diagonal = _layout.diagonal
+exp2 = _unary.exp2
+expm1 = _unary.expm1
+fix = _pw.fix
+flip = _layout.flip
+floor = _pw.floor
+frac = _pw.frac
+gather = _scatter.gather
+ger = _layout.outer
+index_add = _scatter.index_add
+index_select = _scatter.index_select
+lerp = _pw.lerp
+log10 = _unary.log10
+log1p = _unary.log1p
+log2 = _unary.log2
+masked_scatter = _scatter.masked_scatter
+masked_select = _scatter.masked_select
+msort = _sort.msort
+outer = _layout.outer
+repeat_interleave = _layout.repeat_interleave
+roll = _layout.roll
+round = _pw.round  # noqa: A001
+rsqrt = _unary.rsqrt
+scatter = _scatter.scatter
+scatter_add = _scatter.scatter_add
+sign = _pw.sign
+sinh = _unary.sinh
+sort = _sort.sort
+tan = _unary.tan
+tile = _layout.tile
+topk = _sort.topk
+tril = _layout.tril
+triu = _layout.triu
+trunc = _pw.trunc
 
 
 # the rest of the namespace
