@@ -57,6 +57,7 @@ COMPAT_MODULES = {
     "torch": "detachviz.torch",
     "torch.autograd": "detachviz.torch.autograd",
     "torch.autograd.forward_ad": "detachviz.engine.forward_ad",
+    "torch.linalg": "detachviz.torch.linalg",
     "torch.nn": "detachviz.nn",
     "torch.nn.functional": "detachviz.nn.functional",
     "torch.nn.init": "detachviz.nn.init",

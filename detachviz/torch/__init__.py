@@ -12,6 +12,7 @@ from detachviz.engine import state as _state
 from detachviz.engine.device import device as device
 from detachviz.engine.ops import arith as _arith
 from detachviz.engine.ops import compare as _cmp
+from detachviz.engine.ops import decomp as _decomp
 from detachviz.engine.ops import join as _join
 from detachviz.engine.ops import layout as _layout
 from detachviz.engine.ops import linalg as _linalg
@@ -193,6 +194,11 @@ asin = _unary.asin
 atan = _unary.atan
 ceil = _pw.ceil
 cosh = _unary.cosh
+det = _decomp.det
+inverse = _decomp.inv
+logdet = _decomp.logdet
+pinverse = _decomp.pinv
+slogdet = _decomp.slogdet
 cumprod = _scan.cumprod
 cumsum = _scan.cumsum
 diag = _layout.diag
@@ -250,6 +256,7 @@ _C = _ns.C
 # lazily imported submodules (written elsewhere; a missing one must not break `import torch`)
 _SUBMODULES = {
     "autograd": "detachviz.torch.autograd",
+    "linalg": "detachviz.torch.linalg",
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
     "random": "detachviz.torch.random",

@@ -53,7 +53,7 @@ def _grid(x_shape: tuple[int, ...], idx: np.ndarray, dim: int) -> tuple[Any, ...
             )
     if not x_shape:
         return ()
-    grids = list(np.indices(idx.shape, sparse=True)) if idx.ndim else []
+    grids: list[Any] = list(np.indices(idx.shape, sparse=True)) if idx.ndim else []
     grids[dim] = idx
     return tuple(grids)
 
