@@ -13,6 +13,7 @@ from detachviz.engine.device import device as device
 from detachviz.engine.ops import arith as _arith
 from detachviz.engine.ops import compare as _cmp
 from detachviz.engine.ops import decomp as _decomp
+from detachviz.engine.ops import einsum as _einsum
 from detachviz.engine.ops import join as _join
 from detachviz.engine.ops import layout as _layout
 from detachviz.engine.ops import linalg as _linalg
@@ -204,6 +205,7 @@ cumsum = _scan.cumsum
 diag = _layout.diag
 diag_embed = _layout.diag_embed
 diagonal = _layout.diagonal
+einsum = _einsum.einsum
 exp2 = _unary.exp2
 expm1 = _unary.expm1
 fix = _pw.fix

@@ -158,6 +158,52 @@ OPS = {
     "cumsum_": (lambda t, a: (a * 1).cumsum_(0), [(3,)], "CumsumBackward0"),
 }
 
+# einsum: a composition; torch's grad_fn is the composition's last op
+OPS.update(
+    {
+        "einsum_mm": (
+            lambda t, a, b: t.einsum("ij,jk->ik", a, b),
+            [(3, 4), (4, 2)],
+            "ViewBackward0",
+        ),
+        "einsum_implicit": (
+            lambda t, a, b: t.einsum("ij,jk", a, b),
+            [(2, 3), (3, 2)],
+            "ViewBackward0",
+        ),
+        "einsum_batch": (
+            lambda t, a, b: t.einsum("bij,bjk->bik", a, b),
+            [(2, 2, 3), (2, 3, 2)],
+            "ViewBackward0",
+        ),
+        "einsum_dot": (lambda t, a, b: t.einsum("i,i->", a, b), [(3,), (3,)], "ViewBackward0"),
+        "einsum_outer": (lambda t, a, b: t.einsum("i,j->ij", a, b), [(3,), (2,)], "MulBackward0"),
+        "einsum_diag": (lambda t, a: t.einsum("ii->i", a), [(3, 3)], "PermuteBackward0"),
+        "einsum_trace": (lambda t, a: t.einsum("ii", a), [(3, 3)], "SumBackward1"),
+        "einsum_transpose": (lambda t, a: t.einsum("ij->ji", a), [(2, 3)], "PermuteBackward0"),
+        "einsum_attention": (
+            lambda t, a, b: t.einsum("bhqd,bhkd->bhqk", a, b),
+            [(1, 2, 2, 3), (1, 2, 3, 3)],
+            "ViewBackward0",
+        ),
+        "einsum_ellipsis": (
+            lambda t, a, b: t.einsum("...ij,...jk->...ik", a, b),
+            [(2, 2, 3), (3, 2)],
+            "ViewBackward0",
+        ),
+        "einsum_three": (
+            lambda t, a, b, c: t.einsum("ijk,ikl,il->j", a, b, c),
+            [(2, 2, 3), (2, 3, 2), (2, 2)],
+            "ViewBackward0",
+        ),
+        "einsum_list": (
+            lambda t, a, b: t.einsum("bn,anm,bm->ba", [a, b, a]),
+            [(2, 3), (2, 3, 3)],
+            "ViewBackward0",
+        ),
+    }
+)
+
 
 def _on_view(a, method):
     b = a * 1
