@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import autograd, errors, factory, sampling, state
+from detachviz.engine import autograd, errors, factory, sampling, signatures, state
 from detachviz.engine import dtype as dtypes
 from detachviz.engine.function import operator_form
 from detachviz.engine.node import Node, RemovableHandle
@@ -406,6 +406,7 @@ def install() -> None:
             setattr(Tensor, name, fn)
     for name, getter in PROPERTIES.items():
         setattr(Tensor, name, property(getter))
+    signatures.bind_methods(Tensor)  # torch's keywords for the positional parameters
     setattr(Tensor, "__new__", staticmethod(_legacy_new))  # noqa: B010
     setattr(Node, "__call__", _node_call)  # noqa: B010 - installed late on purpose
     setattr(Node, "_value_of_saved", saved_value)  # noqa: B010

@@ -8,6 +8,7 @@ from detachviz.engine import grad_mode as _gm
 from detachviz.engine import namespace as _ns
 from detachviz.engine import printing as _printing
 from detachviz.engine import sampling as _rand
+from detachviz.engine import signatures as _sig
 from detachviz.engine import state as _state
 from detachviz.engine.device import device as device
 from detachviz.engine.ops import arith as _arith
@@ -264,5 +265,6 @@ _SUBMODULES = {
     "random": "detachviz.torch.random",
 }
 __getattr__ = _ns.module_getattr(globals(), "torch", _SUBMODULES, methods=True)
+_sig.bind_namespace(globals())  # torch's call forms: keywords for positionals, out=
 
 __all__ = ["Tensor", "Size", "tensor", "ones", "zeros", "no_grad"]
