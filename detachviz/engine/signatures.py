@@ -11,6 +11,7 @@ involved. `bind_namespace` (torch/__init__.py) and `bind_methods` (methods.insta
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -212,12 +213,28 @@ def bind(fn: Callable[..., Any], name: str, params: tuple[str, ...], out_ok: boo
     return call
 
 
+def _already_torchs(fn: Callable[..., Any], params: tuple[str, ...], skip: int = 0) -> bool:
+    """Whether `fn`'s own positional parameters carry torch's names (no wrapper needed)."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return False
+    own = [
+        p.name
+        for p in sig.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ][skip:]
+    return own[: len(params)] == list(params)
+
+
 def bind_namespace(namespace: dict[str, Any]) -> None:
     """Give the torch namespace's functions torch's call forms (once, at import)."""
     for name, row in FUNCTIONS.items():
         fn = namespace.get(name)
-        if fn is not None and not hasattr(fn, "__wrapped__"):
-            params, out_ok = _parse(row)
+        if fn is None or hasattr(fn, "__wrapped__"):
+            continue
+        params, out_ok = _parse(row)
+        if out_ok or not _already_torchs(fn, params):
             namespace[name] = bind(fn, name, params, out_ok)
 
 
@@ -230,5 +247,5 @@ def bind_methods(cls: type) -> None:
         if fn is None or hasattr(fn, "__wrapped__") or not callable(fn):
             continue
         params, _ = _parse(row)
-        if len(params) > 1:  # `self` binds positionally
+        if len(params) > 1 and not _already_torchs(fn, params[1:], 1):  # `self` is positional
             setattr(cls, name, bind(fn, name, params, False))
