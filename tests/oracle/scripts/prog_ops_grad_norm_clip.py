@@ -20,12 +20,10 @@ for p in model.parameters():
 after = torch.linalg.norm(torch.stack([p.grad.norm() for p in model.parameters()]))
 print(f"after clipping {after.item():.4f}")
 w = model[0].weight.detach()
-print(
-    f"fro {torch.linalg.matrix_norm(w).item():.4f} spectral {torch.linalg.matrix_norm(w, 2).item():.4f}"
-)
-print(
-    f"inf {torch.linalg.matrix_norm(w, float('inf')).item():.4f} 1 {torch.linalg.norm(w, 1).item():.4f}"
-)
+fro, spectral = torch.linalg.matrix_norm(w), torch.linalg.matrix_norm(w, 2)
+print(f"fro {fro.item():.4f} spectral {spectral.item():.4f}")
+inf, one = torch.linalg.matrix_norm(w, float("inf")), torch.linalg.norm(w, 1)
+print(f"inf {inf.item():.4f} 1 {one.item():.4f}")
 print("row norms:", [f"{v:.4f}" for v in w.norm(dim=1).tolist()])
 print("p=1 cols:", [f"{v:.4f}" for v in torch.norm(w, p=1, dim=0).tolist()])
 v = torch.tensor([3.0, -4.0], requires_grad=True)
