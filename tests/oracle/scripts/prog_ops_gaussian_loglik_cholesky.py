@@ -24,12 +24,12 @@ def log_likelihood(x: torch.Tensor) -> torch.Tensor:
     return -0.5 * ((z**2).sum(0) + logdet + 2 * math.log(2 * math.pi))
 
 
-for step in range(150):
+for step in range(60):
     opt.zero_grad()
     nll = -log_likelihood(data).mean()
     nll.backward()
     opt.step()
-    if step % 50 == 0:
+    if step % 20 == 0:
         print(f"step {step:3d} nll {nll.item():.4f}")
 L = torch.tril(raw, -1) + torch.diag(raw.diagonal().exp())
 print("mu:", [f"{v:.3f}" for v in mu.tolist()])
