@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 
 from detachviz.engine import state, trace
 from detachviz.engine.function import apply
@@ -177,12 +176,28 @@ INV = node_class(
 )
 
 
+def _getrf(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """LAPACK getrf: LU with partial pivoting (first largest |pivot|), 0-based pivots."""
+    lu = np.array(m, dtype=np.float64 if m.dtype != np.float32 else np.float32)
+    n = lu.shape[0]
+    piv = np.zeros(min(lu.shape), dtype=np.int64)
+    for j in range(min(lu.shape)):
+        p = j + int(np.argmax(np.abs(lu[j:, j])))
+        piv[j] = p
+        if p != j:
+            lu[[j, p]] = lu[[p, j]]
+        if lu[j, j] != 0 and j + 1 < n:
+            lu[j + 1 :, j] /= lu[j, j]
+            lu[j + 1 :, j + 1 :] -= np.outer(lu[j + 1 :, j], lu[j, j + 1 :])
+    return lu, piv
+
+
 def _singular(name: str, d: np.ndarray) -> _LinAlgError:
     """torch's error for a singular matrix: the first zero pivot of U (1-based), with the
     batch element for a batch."""
     flat = d.reshape((-1,) + d.shape[-2:])
     for b, m in enumerate(flat):
-        lu, _ = scipy.linalg.lu_factor(m, check_finite=False)
+        lu, _ = _getrf(m)
         zero = np.flatnonzero(np.diagonal(lu) == 0)
         if zero.size:
             where = f"(Batch element {b}): " if d.ndim > 2 else ""
@@ -245,7 +260,7 @@ def _lu(d: np.ndarray, transposed: bool) -> tuple[np.ndarray, np.ndarray]:
     lus, pivs = [], []
     for m in flat:
         # NOTE: torch's det/slogdet save the factors of A^T (A seen column-major), solve A's
-        lu, piv = scipy.linalg.lu_factor(m.T if transposed else m, check_finite=False)
+        lu, piv = _getrf(m.T if transposed else m)
         lus.append(lu)
         pivs.append(piv.astype(np.int32) + 1)
     n = d.shape[-1]
