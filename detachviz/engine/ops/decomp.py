@@ -178,7 +178,7 @@ INV = node_class(
 
 def _getrf(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """LAPACK getrf: LU with partial pivoting (first largest |pivot|), 0-based pivots."""
-    lu = np.array(m, dtype=np.float64 if m.dtype != np.float32 else np.float32)
+    lu: Any = np.array(m, dtype=np.float64 if m.dtype != np.float32 else np.float32)
     n = lu.shape[0]
     piv = np.zeros(min(lu.shape), dtype=np.int64)
     for j in range(min(lu.shape)):
