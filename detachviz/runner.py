@@ -62,6 +62,7 @@ COMPAT_MODULES = {
     "torch.autograd.gradcheck": "detachviz.engine.gradcheck",
     "torch.autograd.graph": "detachviz.engine.graph_hooks",
     "torch.func": "detachviz.engine.func",
+    "torch.linalg": "detachviz.torch.linalg",
     "torch.nn": "detachviz.nn",
     "torch.nn.functional": "detachviz.nn.functional",
     "torch.nn.init": "detachviz.nn.init",

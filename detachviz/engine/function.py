@@ -351,8 +351,8 @@ def binary(
             data = fn(xd, yd)
         yrg = False
     if type(data) is not _ndarray:
-        data = np.asarray(data)
-    elif data.dtype is not dt.np:
+        data = np.asarray(data)  # a 0-d result comes back as a numpy scalar
+    if data.dtype is not dt.np:
         if cls is None:
             dt = BY_NP[data.dtype]
         else:

@@ -427,6 +427,7 @@ def _raw_saved_prop(k: int) -> property:
 # NOTE: torch shows int64 dimension/index attributes as unsigned: dim=-1 reads 2**64 - 1.
 _UNSIGNED_ATTRS = frozenset(
     {"dim", "dims", "dim0", "dim1", "index", "start", "end", "step", "ignore_index", "pad"}
+    | {"diagonal", "dim2", "offset"}
 )
 
 

@@ -11,17 +11,25 @@ from detachviz.engine import grad_mode as _gm
 from detachviz.engine import namespace as _ns
 from detachviz.engine import printing as _printing
 from detachviz.engine import sampling as _rand
+from detachviz.engine import signatures as _sig
 from detachviz.engine import state as _state
 from detachviz.engine.device import device as device
 from detachviz.engine.ops import arith as _arith
 from detachviz.engine.ops import attention as _attention
 from detachviz.engine.ops import compare as _cmp
+from detachviz.engine.ops import decomp as _decomp
+from detachviz.engine.ops import einsum as _einsum
 from detachviz.engine.ops import join as _join
 from detachviz.engine.ops import layernorm as _layernorm
+from detachviz.engine.ops import layout as _layout
 from detachviz.engine.ops import linalg as _linalg
 from detachviz.engine.ops import loss as _loss
+from detachviz.engine.ops import pointwise as _pw
 from detachviz.engine.ops import reduce as _red
 from detachviz.engine.ops import rnn as _rnn
+from detachviz.engine.ops import scan as _scan
+from detachviz.engine.ops import scatter as _scatter
+from detachviz.engine.ops import sort as _sort
 from detachviz.engine.ops import stats as _stats
 from detachviz.engine.ops import unary as _unary
 from detachviz.engine.ops import view as _view
@@ -206,6 +214,62 @@ group_norm = _norm.group_norm
 max_pool1d = _pool.max_pool1d
 max_pool2d = _pool.max_pool2d
 max_pool2d_with_indices = _pool.max_pool2d_with_indices
+# tensor ops of issue 16 (ops/layout, scan, scatter, sort, pointwise; unary extras)
+acos = _unary.acos
+addcdiv = _pw.addcdiv
+addcmul = _pw.addcmul
+arccos = _unary.acos
+arcsin = _unary.asin
+arctan = _unary.atan
+argsort = _sort.argsort
+asin = _unary.asin
+atan = _unary.atan
+ceil = _pw.ceil
+cosh = _unary.cosh
+det = _decomp.det
+inverse = _decomp.inv
+logdet = _decomp.logdet
+pinverse = _decomp.pinv
+slogdet = _decomp.slogdet
+cumprod = _scan.cumprod
+cumsum = _scan.cumsum
+diag = _layout.diag
+diag_embed = _layout.diag_embed
+diagonal = _layout.diagonal
+einsum = _einsum.einsum
+exp2 = _unary.exp2
+expm1 = _unary.expm1
+fix = _pw.fix
+flip = _layout.flip
+floor = _pw.floor
+frac = _pw.frac
+gather = _scatter.gather
+ger = _layout.outer
+index_add = _scatter.index_add
+index_select = _scatter.index_select
+lerp = _pw.lerp
+log10 = _unary.log10
+log1p = _unary.log1p
+log2 = _unary.log2
+masked_scatter = _scatter.masked_scatter
+masked_select = _scatter.masked_select
+msort = _sort.msort
+outer = _layout.outer
+repeat_interleave = _layout.repeat_interleave
+roll = _layout.roll
+round = _pw.round  # noqa: A001
+rsqrt = _unary.rsqrt
+scatter = _scatter.scatter
+scatter_add = _scatter.scatter_add
+sign = _pw.sign
+sinh = _unary.sinh
+sort = _sort.sort
+tan = _unary.tan
+tile = _layout.tile
+topk = _sort.topk
+tril = _layout.tril
+triu = _layout.triu
+trunc = _pw.trunc
 
 
 # the rest of the namespace
@@ -235,6 +299,7 @@ from detachviz.serialization import save as save  # noqa: E402
 _SUBMODULES = {
     "autograd": "detachviz.torch.autograd",
     "func": "detachviz.engine.func",
+    "linalg": "detachviz.torch.linalg",
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
     "random": "detachviz.torch.random",
@@ -255,5 +320,6 @@ set_default_device = _device.set_default_device
 get_default_device = _device.get_default_device
 
 __getattr__ = _ns.module_getattr(globals(), "torch", _SUBMODULES, methods=True)
+_sig.bind_namespace(globals())  # torch's call forms: keywords for positionals, out=
 
 __all__ = ["Tensor", "Size", "tensor", "ones", "zeros", "no_grad"]

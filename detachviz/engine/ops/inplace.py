@@ -17,17 +17,21 @@ from detachviz.engine.function import (
     inplace,
 )
 from detachviz.engine.node import CopySlices, Node, node_class, set_jvp
-from detachviz.engine.ops.arith import ADD, ALPHA_1, DIV, MUL, NEG, POW0, POW1, SUB
+from detachviz.engine.ops import unary as _u
+from detachviz.engine.ops.arith import ADD, ALPHA_1, DIV, MUL, NEG, POW0, POW1, RECIPROCAL, SUB
 from detachviz.engine.ops.unary import (
     ABS,
     CLAMP,
+    COS,
     EXP,
     LOG,
     RELU,
     SIGMOID,
+    SIN,
     SQRT,
     TANH,
     relu_np,
+    rsqrt_np,
     sigmoid_np,
 )
 from detachviz.engine.promote import as_scalar
@@ -148,6 +152,21 @@ tanh_ = _unary_inplace(TANH, np.tanh, "tanh_")
 sigmoid_ = _unary_inplace(SIGMOID, sigmoid_np, "sigmoid_")
 relu_ = _unary_inplace(RELU, relu_np, "relu_")
 abs_ = _unary_inplace(ABS, np.abs, "abs_")
+sin_ = _unary_inplace(SIN, np.sin, "sin_")
+cos_ = _unary_inplace(COS, np.cos, "cos_")
+reciprocal_ = _unary_inplace(RECIPROCAL, np.reciprocal, "reciprocal_")
+tan_ = _unary_inplace(_u.TAN, np.tan, "tan_")
+asin_ = _unary_inplace(_u.ASIN, np.arcsin, "asin_")
+acos_ = _unary_inplace(_u.ACOS, np.arccos, "acos_")
+atan_ = _unary_inplace(_u.ATAN, np.arctan, "atan_")
+sinh_ = _unary_inplace(_u.SINH, np.sinh, "sinh_")
+cosh_ = _unary_inplace(_u.COSH, np.cosh, "cosh_")
+log1p_ = _unary_inplace(_u.LOG1P, np.log1p, "log1p_")
+expm1_ = _unary_inplace(_u.EXPM1, np.expm1, "expm1_")
+log2_ = _unary_inplace(_u.LOG2, np.log2, "log2_")
+log10_ = _unary_inplace(_u.LOG10, np.log10, "log10_")
+exp2_ = _unary_inplace(_u.EXP2, np.exp2, "exp2_")
+rsqrt_ = _unary_inplace(_u.RSQRT, rsqrt_np, "rsqrt_")
 
 
 def copy_(x: Tensor, src: Any, non_blocking: bool = False) -> Tensor:

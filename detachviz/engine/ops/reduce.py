@@ -116,15 +116,16 @@ class _ReturnType(tuple):
         return f"torch.return_types.{type(self).__name__}(\n{body})"
 
 
-def _return_type(name: str) -> type:
-    cls = type(name, (_ReturnType, namedtuple(name, ["values", "indices"])), {"__slots__": ()})
+def return_type(name: str, fields: tuple[str, ...] = ("values", "indices")) -> type:
+    """A torch.return_types.<name> namedtuple class (printing as torch's)."""
+    cls = type(name, (_ReturnType, namedtuple(name, fields)), {"__slots__": ()})
     cls.__module__ = "torch.return_types"
     cls.__qualname__ = name
     return cls
 
 
-max_type = _return_type("max")
-min_type = _return_type("min")
+max_type = return_type("max")
+min_type = return_type("min")
 
 
 def _onehot(sizes: tuple[int, ...], dim: int, idx: np.ndarray, keepdim: bool) -> np.ndarray:

@@ -21,7 +21,7 @@ from detachviz.engine.function import (
     unary,
 )
 from detachviz.engine.node import RESULT, Node, Saved, node_class, set_jvp
-from detachviz.engine.rules import backward_op, zero_input
+from detachviz.engine.rules import NP, backward_op, zero_input
 from detachviz.engine.tensor import Tensor
 
 ABS = node_class(
@@ -240,3 +240,135 @@ def type_(x: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:
     elif not isinstance(dtype, dtypes.dtype):
         dtype = getattr(dtype, "_legacy_dtype", dtype)
     return to_dtype(x, dtype)
+
+
+# --------------------------------------------------------------------------------------------
+# more elementary functions (tan, the inverse trig and hyperbolic ones, log1p, expm1, log2,
+# log10, exp2, rsqrt); each rule calls the elementary function by name, on arrays (`NP`) or
+# as a tensor method (create_graph)
+
+
+def _call(k: Any, name: str, x: Any) -> Any:
+    return getattr(np, name)(x) if k is NP else getattr(x, name)()
+
+
+_LN2 = float(np.log(2.0))
+_LN10 = float(np.log(10.0))
+
+
+def _elementary(
+    name: str, cls_name: str, fn: Any, saves_result: bool, vjp: Any, jvp: Any
+) -> tuple[type[Node], Any]:
+    src = RESULT if saves_result else 0
+    cls = node_class(
+        cls_name,
+        (vjp,),
+        saved=(Saved("result" if saves_result else "self", src, (0,)),),
+        jvp=(jvp,),
+    )
+    return cls, _math(cls, fn, name)
+
+
+TAN, tan = _elementary(
+    "tan",
+    "TanBackward0",
+    np.tan,
+    True,
+    lambda k, g, s, a: g * (1 + s[0] * s[0]),
+    lambda t, p, o, a: t * (1 + o * o),
+)
+ASIN, asin = _elementary(
+    "asin",
+    "AsinBackward0",
+    np.arcsin,
+    False,
+    lambda k, g, s, a: g / _call(k, "sqrt", 1 - s[0] * s[0]),
+    lambda t, p, o, a: t / np.sqrt(1 - p[0] * p[0]),
+)
+ACOS, acos = _elementary(
+    "acos",
+    "AcosBackward0",
+    np.arccos,
+    False,
+    lambda k, g, s, a: -g / _call(k, "sqrt", 1 - s[0] * s[0]),
+    lambda t, p, o, a: -t / np.sqrt(1 - p[0] * p[0]),
+)
+ATAN, atan = _elementary(
+    "atan",
+    "AtanBackward0",
+    np.arctan,
+    False,
+    lambda k, g, s, a: g / (s[0] * s[0] + 1),
+    lambda t, p, o, a: t / (p[0] * p[0] + 1),
+)
+SINH, sinh = _elementary(
+    "sinh",
+    "SinhBackward0",
+    np.sinh,
+    False,
+    lambda k, g, s, a: g * _call(k, "cosh", s[0]),
+    lambda t, p, o, a: t * np.cosh(p[0]),
+)
+COSH, cosh = _elementary(
+    "cosh",
+    "CoshBackward0",
+    np.cosh,
+    False,
+    lambda k, g, s, a: g * _call(k, "sinh", s[0]),
+    lambda t, p, o, a: t * np.sinh(p[0]),
+)
+LOG1P, log1p = _elementary(
+    "log1p",
+    "Log1PBackward0",
+    np.log1p,
+    False,
+    lambda k, g, s, a: g / (s[0] + 1),
+    lambda t, p, o, a: t / (p[0] + 1),
+)
+EXPM1, expm1 = _elementary(
+    "expm1",
+    "Expm1Backward0",
+    np.expm1,
+    True,
+    lambda k, g, s, a: g * (s[0] + 1),
+    lambda t, p, o, a: t * (o + 1),
+)
+LOG2, log2 = _elementary(
+    "log2",
+    "Log2Backward0",
+    np.log2,
+    False,
+    lambda k, g, s, a: g / (s[0] * _LN2),
+    lambda t, p, o, a: t / (p[0] * _LN2),
+)
+LOG10, log10 = _elementary(
+    "log10",
+    "Log10Backward0",
+    np.log10,
+    False,
+    lambda k, g, s, a: g / (s[0] * _LN10),
+    lambda t, p, o, a: t / (p[0] * _LN10),
+)
+EXP2, exp2 = _elementary(
+    "exp2",
+    "Exp2Backward0",
+    np.exp2,
+    True,
+    lambda k, g, s, a: g * (s[0] * _LN2),
+    lambda t, p, o, a: t * (o * _LN2),
+)
+
+
+def rsqrt_np(a: Any) -> Any:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return 1 / np.sqrt(a)
+
+
+RSQRT, rsqrt = _elementary(
+    "rsqrt",
+    "RsqrtBackward0",
+    rsqrt_np,
+    True,
+    lambda k, g, s, a: -0.5 * g * s[0] * s[0] * s[0],
+    lambda t, p, o, a: -0.5 * t * o * o * o,
+)
