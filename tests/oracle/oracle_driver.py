@@ -54,6 +54,7 @@ def _reset_torch() -> None:
     torch.set_default_dtype(torch.float32)
     torch.set_printoptions(profile="default")
     torch.autograd.set_detect_anomaly(False)
+    torch.set_default_device(None)  # a set default device is a function mode: no fast paths
 
 
 def run_torch(path: str) -> dict[str, Any]:
