@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from tests.nn.nn_helpers import to_numpy
+from nn_helpers import to_numpy
 
 RNG = np.random.default_rng(12)
 
