@@ -16,21 +16,6 @@ from detachviz.engine.function import apply
 from detachviz.engine.node import Node, Saved, node_class
 from detachviz.engine.tensor import Tensor
 
-# --------------------------------------------------------------------------------------------
-# mul(Tensor, Scalar)
-# --------------------------------------------------------------------------------------------
-MUL_SCALAR = node_class(
-    "MulBackward1",
-    (lambda k, g, s, a: g * a.other,),
-    attrs=("other",),
-    jvp=(lambda t, p, o, a: t * a.other,),
-)
-
-
-def mul_scalar(x: Tensor, other: float) -> Tensor:
-    data = (x._data * x._data.dtype.type(other)).astype(x._data.dtype, copy=False)
-    return apply(MUL_SCALAR, "mul", (x,), data, x._dtype, (other,))
-
 
 # --------------------------------------------------------------------------------------------
 # _safe_softmax
