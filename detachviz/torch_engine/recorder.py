@@ -99,7 +99,7 @@ class TorchRecorder(Recorder):
         with torch.enable_grad():
             probe = torch.zeros((), requires_grad=True).exp().grad_fn
         self._last_seq: int = probe._sequence_nr() if probe is not None else -1
-        self._keep: list[Any] = []  # the inner nodes, alive while their ids are keys
+        self._inner_alive: list[Any] = []  # the inner nodes, alive while their ids are keys
 
     # ---- the contract ----------------------------------------------------------------
     def _ref(self, t: Any) -> Ref:
@@ -173,7 +173,7 @@ class TorchRecorder(Recorder):
                     step.inputs = step.outputs = ()
                     step.inplace, step.grad_enabled, step._saved_raw = False, rec.grad_enabled, None
                 self.inner[id(node)] = step
-                self._keep.append(node)
+                self._inner_alive.append(node)
                 stack.extend(c for c, _ in node.next_functions if c is not None)
 
     # ---- recording -------------------------------------------------------------------

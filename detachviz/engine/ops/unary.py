@@ -4,8 +4,7 @@
 
 from __future__ import annotations
 
-from collections import namedtuple
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -60,7 +59,13 @@ THRESHOLD_BACK = backward_op(
     zero_input,
     attrs=("threshold",),
 )
-RELU_THRESHOLD = namedtuple("Attrs", "threshold")(0)  # relu's backward: threshold_backward(g, y, 0)
+
+
+class _Threshold(NamedTuple):
+    threshold: float
+
+
+RELU_THRESHOLD = _Threshold(0)  # relu's backward: threshold_backward(g, y, 0)
 TANH = node_class(
     "TanhBackward0",
     (lambda k, g, s, a: TANH_BACK(k, g, s[0], a),),
