@@ -148,6 +148,8 @@ def build(script: str, request: Request, fmt: str) -> tuple[bytes, str]:
         raise RootError(
             f"script failed{where} before any tensor to draw: {error['message']}"
         ) from None
+    if error is not None and not request.allow_errors:
+        return b"", f"script failed{where}: {error['message']}"  # nothing is drawn: no image
     report(f"capturing the graph of {script}")
     graph = capture(
         roots,
@@ -311,11 +313,10 @@ def render_one(job: Job) -> Outcome:
         data, failure = build(job.script, job.request, job.fmt)
     except DetachvizError as e:
         return Outcome(job.script, job.target, FAILED, str(e))
-    failed = bool(failure) and not job.request.allow_errors
+    if failure and not job.request.allow_errors:  # build drew nothing: no image to write
+        return Outcome(job.script, job.target, FAILED, failure + NOT_DRAWN)
     if failure:
-        failure += NOT_DRAWN if failed else DRAWN
-    if failed and not job.request.check:
-        return Outcome(job.script, job.target, FAILED, failure)
+        failure += DRAWN
     if job.request.check:
         try:
             current = Path(job.target).read_bytes()
@@ -323,16 +324,15 @@ def render_one(job: Job) -> Outcome:
             return Outcome(job.script, job.target, STALE, "missing")
         if current != data:
             return Outcome(job.script, job.target, STALE, "out of date")
-        return Outcome(job.script, job.target, FAILED if failed else CURRENT, failure)
+        return Outcome(job.script, job.target, CURRENT, failure)
     if job.target == STDOUT:
-        return Outcome(job.script, job.target, FAILED if failed else WRITTEN, failure, data)
+        return Outcome(job.script, job.target, WRITTEN, failure, data)
     try:
         written = write_atomic(job.target, data)
     except OSError as e:
         reason = e.strerror or str(e)
         return Outcome(job.script, job.target, FAILED, f"cannot write {job.target}: {reason}")
-    status = WRITTEN if written else UNCHANGED
-    return Outcome(job.script, job.target, FAILED if failed else status, failure)
+    return Outcome(job.script, job.target, WRITTEN if written else UNCHANGED, failure)
 
 
 def render_many(

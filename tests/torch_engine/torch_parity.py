@@ -85,14 +85,16 @@ def canonical_report(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def graph_json(script: Path, engine: str) -> dict[str, Any] | str:
-    """The graph model of `script` as `render -f json` makes it, or the failure's text."""
+    """The graph model of `script` as `render -f json --allow-errors` makes it (a failing
+    script drawn up to its failure), or the failure's text."""
     from detachviz.errors import DetachvizError
     from detachviz.pipeline import Request, build
 
     cwd = os.getcwd()
     os.chdir(script.parent)
     try:
-        data, _ = build(script.name, Request(fmt="json", engine=engine), "json")
+        request = Request(fmt="json", engine=engine, allow_errors=True)
+        data, _ = build(script.name, request, "json")
     except DetachvizError as e:
         return f"{type(e).__name__}: {e}"
     finally:
