@@ -15,6 +15,7 @@ from png_pixels import colour_count, decode_png
 
 from detachviz.render import RenderError, draw
 from detachviz.render.backend import render_source
+from detachviz.render.options import DrawOptions
 from detachviz.render.pdf import PdfError, fixed_dates, svg_to_pdf
 
 HAS_DOT = shutil.which("dot") is not None
@@ -147,6 +148,6 @@ def test_fixed_dates_keeps_lengths_and_offsets() -> None:
 def test_system_dot_pdf_is_byte_stable() -> None:
     import time
 
-    first = draw(samples.detach(), fmt="pdf", renderer="dot")
+    first = draw(samples.detach(), fmt="pdf", options=DrawOptions(renderer="dot"))
     time.sleep(1.1)  # cairo writes the time of the run to the second
-    assert draw(samples.detach(), fmt="pdf", renderer="dot") == first
+    assert draw(samples.detach(), fmt="pdf", options=DrawOptions(renderer="dot")) == first
