@@ -35,6 +35,12 @@ def script_svg(script: str, **options: bool) -> bytes:
     return build(str(GALLERY / script), request, "svg")[0]
 
 
+def example_svg(script: str, **options: bool) -> bytes:
+    """The picture `detachviz render -f svg` draws for a docs/examples script."""
+    request = Request(draw=DrawOptions(**options))
+    return build(str(DOCS / "examples" / script), request, "svg")[0]
+
+
 @pytest.mark.parametrize(
     ("name", "make"),
     [
@@ -43,6 +49,8 @@ def script_svg(script: str, **options: bool) -> bytes:
         ("legend_inplace_error.svg", lambda: script_svg("detach_inplace_error.py", legend=True)),
         ("legend_collapsed.svg", lambda: model_svg(lambda: samples.mul_chain(10), legend=True)),
         ("collapsed_rnn.svg", lambda: model_svg(lambda: samples.rnn(1000))),
+        ("saved_relu.svg", lambda: example_svg("saved_relu.py", show_saved=True, legend=True)),
+        ("view_root.svg", lambda: example_svg("view_root.py", show_saved=True, legend=True)),
     ],
 )
 def test_doc_image_is_current(name, make):
