@@ -187,7 +187,7 @@ def _parse(source: str) -> tuple[Counter, Counter]:
         colour = fill.group(1) if fill else "lightgrey"
         head, _, tail = text.partition("\n")
         shape = SHAPE.search(tail.strip())
-        if shape is None and colour == "lightgrey":  # a backward node; detachviz writes `h = TanhBackward0`
+        if shape is None and colour == "lightgrey":  # a backward node (detachviz: `h = ...`)
             desc: Desc = ("fn", head.split(" = ")[-1])
         else:  # a tensor (detachviz's faded boxes may have no shape: dropped below)
             size = shape.group(1) if shape is not None else ""
@@ -290,3 +290,40 @@ def test_torchviz_shim_draws_torchviz_saved_nodes(tmp_path, name, engine):
     triples, edges = shim_saved(path, engine)
     assert triples == want[0]
     assert edges == want[1]
+
+
+ATTR_LABEL = re.compile(r'\[label="((?:[^"\\]|\\.)*)"')
+
+
+def _attr_blocks(source: str) -> Counter:
+    """(backward name, its `key: value` rows) of every box with a show_attrs block."""
+    found: Counter = Counter()
+    for m in ATTR_LABEL.finditer(source):
+        lines = m.group(1).replace("\\n", "\n").split("\n")
+        if len(lines) < 3 or set(lines[1]) != {"-"}:
+            continue
+        rows = tuple(tuple(p.strip() for p in row.split(": ", 1)) for row in lines[2:])
+        found[(lines[0].split(" = ")[-1], rows)] += 1
+    return found
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_show_attrs_rows_are_torchviz(tmp_path, name, engine):
+    """With --show-attrs, every backward box lists torchviz's rows: each `_saved_*`
+    attribute, tensors as `[saved tensor]`, Python values as torch prints them."""
+    torch = pytest.importorskip("torch")
+    torchviz = pytest.importorskip("torchviz")
+    from detachviz.pipeline import Request, build
+    from detachviz.render import DrawOptions
+
+    ns: dict = {}
+    with torch.random.fork_rng():
+        exec(_code(name), ns)
+    want = _attr_blocks(torchviz.make_dot(ns["out"], show_attrs=True).source)
+    path = tmp_path / f"{name}.py"
+    path.write_text(_code(name))
+    request = Request(roots=("out",), engine=engine, draw=DrawOptions(show_attrs=True))
+    data, failure = build(str(path), request, "dot")
+    assert not failure, failure
+    assert _attr_blocks(data.decode()) == want

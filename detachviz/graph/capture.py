@@ -163,9 +163,12 @@ class _Builder:
             return {}
         out = {}
         for name, val in self._saved_items(fn):
-            if _is_tensor(val) or (isinstance(val, tuple) and any(map(_is_tensor, val))):
-                continue  # tensors are drawn as saved nodes, not attrs
-            text = str(val)
+            if _is_tensor(val):  # torchviz's placeholders (--show-saved draws the tensors)
+                text = "[saved tensor]"
+            elif isinstance(val, tuple) and any(map(_is_tensor, val)):
+                text = "[saved tensors]"
+            else:
+                text = str(val)
             limit = self.options.max_attr_chars
             out[name] = text if len(text) <= limit else text[: limit - 3] + "..."
         return out

@@ -213,3 +213,6 @@ def _index_put(x: Tensor, idx: Any, value: Any) -> None:
 
 
 set_jvp(INDEX_PUT, (_index_put_self, _index_put_values))
+setattr(INDEX_PUT, "_saved_indices", property(_saved_indices))  # noqa: B010
+# `x[idx] = v` is index_put_ without accumulate, the only way the engine reaches this node
+setattr(INDEX_PUT, "_saved_accumulate", property(lambda node: False))  # noqa: B010
