@@ -327,3 +327,18 @@ def test_show_attrs_rows_are_torchviz(tmp_path, name, engine):
     data, failure = build(str(path), request, "dot")
     assert not failure, failure
     assert _attr_blocks(data.decode()) == want
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    "name", ["gradient_penalty", "relu_shared_save", "layernorm", "pow_scalar", "mlp"]
+)
+def test_saved_tensors_are_drawn_after_backward_freed_them(tmp_path, name, engine):
+    """torch frees saved tensors at backward (torchviz then raises); detachviz draws them
+    from the trace, the derivative graph of a gradient penalty included."""
+    want = torchviz_saved(name)
+    path = tmp_path / f"{name}.py"
+    path.write_text(_code(name) + "out.backward()\n")
+    triples, edges = render_saved(path, engine)
+    assert triples == want[0]
+    assert edges == want[1]

@@ -24,6 +24,7 @@ from detachviz.engine.node import (
     SavedOutput,
     TensorHook,
     named_attrs,
+    next_seq,
 )
 from detachviz.engine.rules import NP, TT
 from detachviz.engine.tensor import BY_NP, Tensor, edge, wrap
@@ -554,8 +555,9 @@ def grad(
         allow_unused = materialize_grads
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
+    diff = None
     if trace.RECORDER is not None:
-        trace.RECORDER.record(
+        diff = trace.RECORDER.record(
             vocab.AUTOGRAD_GRAD, tuple(t for t in outs if isinstance(t, Tensor)), ()
         )
     if retain_graph is None:
@@ -566,6 +568,7 @@ def grad(
     roots = _root_grads(outs, _as_tuple(grad_outputs), create_graph)
     edges = [edge(t) for t in ins]
     capture: dict[Any, Any] = {e[0]: None for e in edges}
+    first_new = next_seq()  # the nodes this backward makes get higher numbers
     run_backward(roots, retain_graph, create_graph, capture)
     result: list[Tensor | None] = []
     for i, (t, e) in enumerate(zip(ins, edges)):
@@ -579,6 +582,10 @@ def grad(
             result.append(g)
         else:
             result.append(wrap(np.array(g, copy=True), t._dtype))
+    if create_graph and diff is not None and trace.RECORDER is not None:
+        # the derivative graph's nodes have no record: keep what they saved for the picture
+        made = lambda fn: getattr(fn, "_seq", 0) > first_new  # noqa: E731
+        trace.RECORDER.keep_derived(result, made, diff.line)
     return tuple(result)
 
 

@@ -47,6 +47,7 @@ class Options:
 class _Builder:
     names: dict[int, str]
     options: Options
+    recorder: Recorder | None = None
     by_grad_fn: dict[int, Record] = field(default_factory=dict)
     reaches_cut: dict[int, bool] = field(default_factory=dict)  # record index -> a cut behind
     nodes: list[Node] = field(default_factory=list)
@@ -177,7 +178,7 @@ class _Builder:
         """One saved node per (backward node, saved tensor attribute), as torchviz draws
         them: a tensor saved by two nodes (a relu's `result` that the next matmul saved as
         `self`) is two boxes, each under its own node's name for it."""
-        for name, val in _saved_tensors(fn, rec):
+        for name, val in _saved_tensors(fn, rec, self.recorder):
             self.keep.append(val)
             node_id, _ = self.add_node(("saved", id(fn), name), SAVED, name, shape=_shape(val))
             self.add_edge(node_id, fn_id)
@@ -240,7 +241,7 @@ def _is_tensor(value: Any) -> bool:
     return hasattr(value, "grad_fn") and hasattr(value, "shape")
 
 
-def _saved_tensors(fn: Any, rec: Record | None) -> list[tuple[str, Any]]:
+def _saved_tensors(fn: Any, rec: Record | None, recorder: Any) -> list[tuple[str, Any]]:
     """(name, tensor) for every tensor `fn` exposes as a `_saved_*` attribute, in `dir()`
     order as torchviz lists them; a tuple attribute gives `name[i]` per tensor in it, and a
     custom Function's `saved_tensors` one unnamed entry per tensor (torchviz's label). A value
@@ -255,8 +256,10 @@ def _saved_tensors(fn: Any, rec: Record | None) -> list[tuple[str, Any]]:
         try:
             value = getattr(fn, attr)
         except RuntimeError:  # freed by backward
-            if recorded is None:
-                recorded = {sv.name: sv.tensor for sv in rec.saved} if rec is not None else {}
+            if recorded is None:  # a derivative graph's node has no record of its own
+                recorded = dict(recorder.derived_saved(fn)) if recorder is not None else {}
+                if rec is not None:
+                    recorded.update(rec.saved_values())
             value = recorded.get(name)
         if _is_tensor(value):
             out.append((name, value))
@@ -384,7 +387,7 @@ def capture(
     script's names for it; `recorder` supplies the cuts (without it: torchviz's graph).
     `error` is the script's failure ({"message", "line"}); `failed_fn` the backward node
     that raised it, when known (the error then names its node id)."""
-    b = _Builder(names=dict(names or {}), options=options or Options())
+    b = _Builder(names=dict(names or {}), options=options or Options(), recorder=recorder)
     b.by_grad_fn, b.reaches_cut = _index(recorder)
     for name, tensor in roots:
         b.root_ids.add(id(tensor))

@@ -143,8 +143,13 @@ class Tracer(TorchFunctionMode):
             return out
         if kind is DIFFERENTIATION:
             roots = _outputs(args[0] if args else kwargs.get("tensors", kwargs.get("outputs")))
-            rec.add(op, roots, [], None, False, sys._getframe(1))
-            return func(*args, **kwargs)
+            diff = rec.add(op, roots, [], None, False, sys._getframe(1))
+            since = rec._last_seq  # the nodes this backward makes get higher numbers
+            out = func(*args, **kwargs)
+            if op == vocab.AUTOGRAD_GRAD and kwargs.get("create_graph", args[4:5] == (True,)):
+                # the derivative graph's nodes have no record: keep what they saved
+                rec.keep_derived(_outputs(out), lambda f: f._sequence_nr() > since, diff.line)
+            return out
         if kind is DETACH_INPLACE:
             target = args[0]
             before = rec.snapshot(target)
