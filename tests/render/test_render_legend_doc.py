@@ -18,7 +18,8 @@ GALLERY = DOCS / "gallery"
 
 
 def legend_example() -> Graph:
-    """One picture with every node kind and a cut: its legend lists all five kinds."""
+    """One picture with every node kind but `base` (docs/images/view_root.svg has it) and a
+    cut: its legend lists those five kinds."""
     g = samples.detach()
     g.nodes.append(Node("n7", "saved", "self", shape=(3,)))
     g.edges.append(Edge("n7", "n2"))
