@@ -143,6 +143,13 @@ SCRIPTS = {
         a = torch.ones(3, requires_grad=True)
         out = (Square.apply(a).exp() * a).sum()
     """,
+    "double_backward_via_backward": """
+        torch.manual_seed(0)
+        w = torch.randn(3, 2, requires_grad=True)
+        x = torch.randn(4, 3)
+        (x @ w).sigmoid().sum().backward(create_graph=True)
+        out = (w.grad * w.grad.exp()).sum()
+    """,
     "gradient_penalty": """
         torch.manual_seed(0)
         w = torch.randn(3, 3, requires_grad=True)
@@ -331,7 +338,15 @@ def test_show_attrs_rows_are_torchviz(tmp_path, name, engine):
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(
-    "name", ["gradient_penalty", "relu_shared_save", "layernorm", "pow_scalar", "mlp"]
+    "name",
+    [
+        "gradient_penalty",
+        "double_backward_via_backward",
+        "relu_shared_save",
+        "layernorm",
+        "pow_scalar",
+        "mlp",
+    ],  # fmt: skip
 )
 def test_saved_tensors_are_drawn_after_backward_freed_them(tmp_path, name, engine):
     """torch frees saved tensors at backward (torchviz then raises); detachviz draws them

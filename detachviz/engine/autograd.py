@@ -512,8 +512,9 @@ def backward(
 ) -> None:
     """torch.autograd.backward."""
     outputs = _as_tuple(tensors)
+    diff = None
     if trace.RECORDER is not None:  # graph capture takes its roots from here
-        trace.RECORDER.record(
+        diff = trace.RECORDER.record(
             vocab.BACKWARD, tuple(t for t in outputs if isinstance(t, Tensor)), ()
         )
     grads = _as_tuple(grad_tensors if grad_tensors is not None else grad_variables)
@@ -531,7 +532,13 @@ def backward(
             elif g is not None:
                 t._grad = _to_tensor(g, create_graph) if t._grad is None else t._grad + g
         return
+    first_new = next_seq()  # the nodes this backward makes get higher numbers
     run_backward(roots, retain_graph, create_graph)
+    if create_graph and diff is not None and trace.RECORDER is not None:
+        # the derivative graph (behind the leaves' .grad) has no record: keep its saves
+        made = lambda fn: getattr(fn, "_seq", 0) > first_new  # noqa: E731
+        leaf_grads = trace.leaf_grads([t for t in outputs if isinstance(t, Tensor)])
+        trace.RECORDER.keep_derived(leaf_grads, made, diff.line)
 
 
 def grad(

@@ -193,6 +193,24 @@ def saved_attrs(fn: Any) -> dict[str, Any]:
     return out
 
 
+def leaf_grads(roots: Any) -> list[Any]:
+    """The `.grad` of every leaf the roots' graph reaches: what `backward(create_graph=True)`
+    made (an explicit stack over `next_functions`)."""
+    out, seen = [], set()
+    stack = [t.grad_fn for t in roots if t.grad_fn is not None]
+    while stack:
+        fn = stack.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        if hasattr(fn, "variable"):
+            if fn.variable.grad is not None:
+                out.append(fn.variable.grad)
+            continue
+        stack.extend(c for c, _ in fn.next_functions if c is not None)
+    return out
+
+
 class Recorder:
     """Collects records for one script run. `script` is the path whose lines we report.
 
