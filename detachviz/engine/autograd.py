@@ -24,6 +24,7 @@ from detachviz.engine.node import (
     SavedOutput,
     TensorHook,
     named_attrs,
+    next_seq,
 )
 from detachviz.engine.rules import NP, TT
 from detachviz.engine.tensor import BY_NP, Tensor, edge, wrap
@@ -511,8 +512,9 @@ def backward(
 ) -> None:
     """torch.autograd.backward."""
     outputs = _as_tuple(tensors)
+    diff = None
     if trace.RECORDER is not None:  # graph capture takes its roots from here
-        trace.RECORDER.record(
+        diff = trace.RECORDER.record(
             vocab.BACKWARD, tuple(t for t in outputs if isinstance(t, Tensor)), ()
         )
     grads = _as_tuple(grad_tensors if grad_tensors is not None else grad_variables)
@@ -530,7 +532,13 @@ def backward(
             elif g is not None:
                 t._grad = _to_tensor(g, create_graph) if t._grad is None else t._grad + g
         return
+    first_new = next_seq()  # the nodes this backward makes get higher numbers
     run_backward(roots, retain_graph, create_graph)
+    if create_graph and diff is not None and trace.RECORDER is not None:
+        # the derivative graph (behind the leaves' .grad) has no record: keep its saves
+        made = lambda fn: getattr(fn, "_seq", 0) > first_new  # noqa: E731
+        leaf_grads = trace.leaf_grads([t for t in outputs if isinstance(t, Tensor)])
+        trace.RECORDER.keep_derived(leaf_grads, made, diff.line)
 
 
 def grad(
@@ -554,8 +562,9 @@ def grad(
         allow_unused = materialize_grads
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
+    diff = None
     if trace.RECORDER is not None:
-        trace.RECORDER.record(
+        diff = trace.RECORDER.record(
             vocab.AUTOGRAD_GRAD, tuple(t for t in outs if isinstance(t, Tensor)), ()
         )
     if retain_graph is None:
@@ -566,6 +575,7 @@ def grad(
     roots = _root_grads(outs, _as_tuple(grad_outputs), create_graph)
     edges = [edge(t) for t in ins]
     capture: dict[Any, Any] = {e[0]: None for e in edges}
+    first_new = next_seq()  # the nodes this backward makes get higher numbers
     run_backward(roots, retain_graph, create_graph, capture)
     result: list[Tensor | None] = []
     for i, (t, e) in enumerate(zip(ins, edges)):
@@ -579,6 +589,10 @@ def grad(
             result.append(g)
         else:
             result.append(wrap(np.array(g, copy=True), t._dtype))
+    if create_graph and diff is not None and trace.RECORDER is not None:
+        # the derivative graph's nodes have no record: keep what they saved for the picture
+        made = lambda fn: getattr(fn, "_seq", 0) > first_new  # noqa: E731
+        trace.RECORDER.keep_derived(result, made, diff.line)
     return tuple(result)
 
 

@@ -643,6 +643,7 @@ def shadow_output(saved: Tensor, node: Node) -> Tensor:
 
 
 trace.shadow_output = shadow_output
+trace.scalar_tensor = scalar_tensor
 
 
 def fresh_view(t: Tensor) -> None:

@@ -158,8 +158,57 @@ class Record:
             out.append(SavedVariable(tensor, node._save_names[k], node._versions[k], node))
         return tuple(out)
 
+    def saved_values(self) -> dict[str, Any]:
+        """Every tensor this op's node saved, by torch's name: `saved`, plus the python
+        numbers it saved as the 0-dim tensors `_saved_*` shows them (`x * 3`'s `other`):
+        what --show-saved draws after backward freed the node."""
+        out = {sv.name: sv.tensor for sv in self.saved}
+        if self._saved_raw is None or scalar_tensor is None:
+            return out
+        node, raw = self._saved_raw
+        if type(node) is _Weak:
+            node = node()
+            if node is None:
+                return out
+        for k, value in enumerate(raw):
+            name = node._save_names[k]
+            if value is not None and not hasattr(value, "_data") and name not in out:
+                out[name] = scalar_tensor(value)
+        return out
+
     def __repr__(self) -> str:
         return f"<Record #{self.index} {self.op} line={self.line} cut={self.cut}>"
+
+
+def saved_attrs(fn: Any) -> dict[str, Any]:
+    """A backward node's `_saved_*` attributes by name (without the prefix), those that can
+    be read now (torch raises on one backward freed)."""
+    out: dict[str, Any] = {}
+    for attr in dir(fn):
+        if attr.startswith("_saved_") and attr != "_saved_variables":
+            try:
+                out[attr[len("_saved_") :]] = getattr(fn, attr)
+            except RuntimeError:
+                continue
+    return out
+
+
+def leaf_grads(roots: Any) -> list[Any]:
+    """The `.grad` of every leaf the roots' graph reaches: what `backward(create_graph=True)`
+    made (an explicit stack over `next_functions`)."""
+    out, seen = [], set()
+    stack = [t.grad_fn for t in roots if t.grad_fn is not None]
+    while stack:
+        fn = stack.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        if hasattr(fn, "variable"):
+            if fn.variable.grad is not None:
+                out.append(fn.variable.grad)
+            continue
+        stack.extend(c for c, _ in fn.next_functions if c is not None)
+    return out
 
 
 class Recorder:
@@ -189,6 +238,33 @@ class Recorder:
         # the latest backward()/autograd.grad() record and its roots: `render` draws the
         # last loss of a loop even when the script never named it
         self._last: tuple[Any, ...] = ()
+        # What the backward nodes of a create_graph differentiation saved (they have no
+        # record): per call site (script line), the latest call's id(node) -> (node, its
+        # `_saved_*` values), so a gradient penalty's saved tensors are drawn after the
+        # backward that frees them. One entry per line keeps a training loop bounded.
+        self._derived: dict[int | None, dict[int, tuple[Any, dict[str, Any]]]] = {}
+
+    def keep_derived(self, results: Any, is_new: Any, line: int | None) -> None:
+        """Keep the `_saved_*` values of the backward nodes a create_graph differentiation
+        at script `line` just made: those reachable from its `results` for which
+        `is_new(node)` holds (the walk stops at the forward graph's nodes)."""
+        kept: dict[int, tuple[Any, dict[str, Any]]] = {}
+        stack = [t.grad_fn for t in results if t is not None and t.grad_fn is not None]
+        while stack:
+            fn = stack.pop()
+            if id(fn) in kept or hasattr(fn, "variable") or not is_new(fn):
+                continue
+            kept[id(fn)] = (fn, saved_attrs(fn))
+            stack.extend(c for c, _ in fn.next_functions if c is not None)
+        self._derived[line] = kept
+
+    def derived_saved(self, fn: Any) -> dict[str, Any]:
+        """The `_saved_*` values `keep_derived` kept for `fn` ({} if none)."""
+        for kept in self._derived.values():
+            found = kept.get(id(fn))
+            if found is not None and found[0] is fn:
+                return found[1]
+        return {}
 
     @property
     def records(self) -> list[Record]:
@@ -410,6 +486,8 @@ class Recorder:
 # `Record.saved` shows a saved output the script dropped through it. Installed by
 # engine/tensor.py, which imports this module.
 shadow_output: Any = None
+# The engine's wrap of a python number a node saved (engine/tensor.py installs it).
+scalar_tensor: Any = None
 
 # The active recorder, or None. Set by the runner (and by tests) through `recording()`.
 RECORDER: Recorder | None = None

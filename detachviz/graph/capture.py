@@ -17,6 +17,7 @@ from typing import Any
 from detachviz.engine.trace import Record, Recorder, Ref
 from detachviz.graph.model import Edge, Graph, Node
 from detachviz.graph.vocab import (
+    BASE,
     DATA,
     DETACH_,
     DIFFERENTIATIONS,
@@ -46,11 +47,12 @@ class Options:
 class _Builder:
     names: dict[int, str]
     options: Options
+    recorder: Recorder | None = None
     by_grad_fn: dict[int, Record] = field(default_factory=dict)
     reaches_cut: dict[int, bool] = field(default_factory=dict)  # record index -> a cut behind
     nodes: list[Node] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
-    ids: dict[tuple[str, int], str] = field(default_factory=dict)
+    ids: dict[tuple[Any, ...], str] = field(default_factory=dict)
     tracked: set[int] = field(default_factory=set)  # id() of what the roots' backward visits
     edge_seen: set[tuple[str, str, str | None]] = field(default_factory=set)
     drawn_fns: list[tuple[str, Record]] = field(default_factory=list)  # (node id, its record)
@@ -59,7 +61,7 @@ class _Builder:
     work: list[tuple[Any, str]] = field(default_factory=list)  # (grad_fn, node id) to trace-walk
 
     # ---- nodes and edges -------------------------------------------------------------
-    def add_node(self, key: tuple[str, int], kind: str, label: str, **kw: Any) -> tuple[str, bool]:
+    def add_node(self, key: tuple[Any, ...], kind: str, label: str, **kw: Any) -> tuple[str, bool]:
         if key in self.ids:
             return self.ids[key], False
         node_id = f"n{len(self.nodes)}"
@@ -162,24 +164,23 @@ class _Builder:
             return {}
         out = {}
         for name, val in self._saved_items(fn):
-            if hasattr(val, "grad_fn"):  # tensors are drawn as saved nodes, not attrs
-                continue
-            text = str(val)
+            if _is_tensor(val):  # torchviz's placeholders (--show-saved draws the tensors)
+                text = "[saved tensor]"
+            elif isinstance(val, tuple) and any(map(_is_tensor, val)):
+                text = "[saved tensors]"
+            else:
+                text = str(val)
             limit = self.options.max_attr_chars
             out[name] = text if len(text) <= limit else text[: limit - 3] + "..."
         return out
 
     def _saved_nodes(self, fn: Any, fn_id: str, rec: Record | None) -> None:
-        # NOTE: the trace keeps what a node saved even after backward() freed it, so saved
-        # tensors can be drawn after training steps (torch itself raises on `_saved_*` then).
-        if rec is not None and rec.saved:
-            shown = {a for a in dir(fn) if a.startswith("_saved_")}  # what torch exposes
-            items = [(sv.name, sv.tensor) for sv in rec.saved if f"_saved_{sv.name}" in shown]
-        else:
-            items = [(n, v) for n, v in self._saved_items(fn) if hasattr(v, "grad_fn")]
-        for name, val in items:
+        """One saved node per (backward node, saved tensor attribute), as torchviz draws
+        them: a tensor saved by two nodes (a relu's `result` that the next matmul saved as
+        `self`) is two boxes, each under its own node's name for it."""
+        for name, val in _saved_tensors(fn, rec, self.recorder):
             self.keep.append(val)
-            node_id, _ = self.add_node(("saved", id(val)), SAVED, name, shape=_shape(val))
+            node_id, _ = self.add_node(("saved", id(fn), name), SAVED, name, shape=_shape(val))
             self.add_edge(node_id, fn_id)
 
     # ---- the trace walk --------------------------------------------------------------
@@ -234,6 +235,43 @@ class _Builder:
             rec = self.by_grad_fn.get(id(fn))
             if rec is not None:
                 self.untracked_inputs(rec.inputs, node_id)
+
+
+def _is_tensor(value: Any) -> bool:
+    return hasattr(value, "grad_fn") and hasattr(value, "shape")
+
+
+def _saved_tensors(fn: Any, rec: Record | None, recorder: Any) -> list[tuple[str, Any]]:
+    """(name, tensor) for every tensor `fn` exposes as a `_saved_*` attribute, in `dir()`
+    order as torchviz lists them; a tuple attribute gives `name[i]` per tensor in it, and a
+    custom Function's `saved_tensors` one unnamed entry per tensor (torchviz's label). A value
+    backward already freed (torch raises on reading it) comes from the op's trace record,
+    which keeps what the node saved, so saved tensors are drawn after training steps too."""
+    recorded: dict[str, Any] | None = None
+    out: list[tuple[str, Any]] = []
+    for attr in dir(fn):
+        if not attr.startswith("_saved_") or attr == "_saved_variables":
+            continue
+        name = attr[len("_saved_") :]
+        try:
+            value = getattr(fn, attr)
+        except RuntimeError:  # freed by backward
+            if recorded is None:  # a derivative graph's node has no record of its own
+                recorded = dict(recorder.derived_saved(fn)) if recorder is not None else {}
+                if rec is not None:
+                    recorded.update(rec.saved_values())
+            value = recorded.get(name)
+        if _is_tensor(value):
+            out.append((name, value))
+        elif isinstance(value, tuple):
+            out.extend((f"{name}[{i}]", t) for i, t in enumerate(value) if _is_tensor(t))
+    # a custom autograd.Function's ctx.save_for_backward: unnamed boxes, as torchviz draws them
+    try:
+        custom = getattr(fn, "saved_tensors", ())
+    except RuntimeError:  # freed by backward
+        custom = ()
+    out.extend(("", t) for t in custom or () if _is_tensor(t))
+    return out
 
 
 def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
@@ -349,7 +387,7 @@ def capture(
     script's names for it; `recorder` supplies the cuts (without it: torchviz's graph).
     `error` is the script's failure ({"message", "line"}); `failed_fn` the backward node
     that raised it, when known (the error then names its node id)."""
-    b = _Builder(names=dict(names or {}), options=options or Options())
+    b = _Builder(names=dict(names or {}), options=options or Options(), recorder=recorder)
     b.by_grad_fn, b.reaches_cut = _index(recorder)
     for name, tensor in roots:
         b.root_ids.add(id(tensor))
@@ -367,11 +405,32 @@ def capture(
         elif recorder is not None and not tensor.requires_grad:
             b.untracked_inputs((recorder.snapshot(tensor),), out_id)
         b.drain()
+        _draw_base(b, tensor, out_id)
     if recorder is not None:
         _draw_writes(b, recorder, [t for _, t in roots])
     if error is not None and failed_fn is not None and ("fn", id(failed_fn)) in b.ids:
         error = {**error, "node": b.ids[("fn", id(failed_fn))]}
     return Graph(nodes=b.nodes, edges=b.edges, roots=root_ids, error=error)
+
+
+def _draw_base(b: _Builder, tensor: Any, out_id: str) -> None:
+    """A root that is a view: its `_base` with an edge to it (drawn dotted), and the base's
+    own history, as torchviz's make_dot draws them. A base that is a drawn leaf (`a[0]` of a
+    parameter) is that leaf's box, as torchviz's one DOT node for the same tensor."""
+    base = getattr(tensor, "_base", None)
+    if base is None:
+        return
+    b.keep.append(base)
+    leaf = b.ids.get(("leaf", id(base)))
+    if leaf is not None:
+        b.add_edge(leaf, out_id)
+        return
+    base_id = b.tensor_node("base", base, BASE)
+    fn = base.grad_fn
+    if fn is not None:
+        b.add_edge(b.function_node(fn, FUNCTION if id(fn) in b.tracked else UNTRACKED), base_id)
+        b.drain()
+    b.add_edge(base_id, out_id)
 
 
 def _mark_tracked(b: _Builder, roots: list[Any]) -> None:

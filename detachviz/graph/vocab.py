@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Node kinds of the graph model. Only what the root's backward pass visits is
-# output/function/leaf/saved; everything drawn on the far side of a cut is untracked.
+# output/function/leaf/saved/base; everything drawn on the far side of a cut is untracked.
+# `base` is the tensor a root that is a view looks into (its `_base`), as torchviz draws it.
 OUTPUT, FUNCTION, LEAF, SAVED, UNTRACKED = "output", "function", "leaf", "saved", "untracked"
-KINDS = (OUTPUT, FUNCTION, LEAF, SAVED, UNTRACKED)
+BASE = "base"
+KINDS = (OUTPUT, FUNCTION, LEAF, SAVED, UNTRACKED, BASE)
 
 
 @dataclass(frozen=True)

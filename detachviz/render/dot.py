@@ -81,6 +81,10 @@ def write_text(edge: Edge) -> str:
     return text + (f"\nline {edge.line}" if edge.line is not None else "")
 
 
+# A plain edge from a base (or a leaf that is the base) into an output: the root is a view of it.
+VIEW_SOURCES = (vocab.BASE, vocab.LEAF)
+
+
 def _edge_type(edge: Edge, kinds: dict[str, str]) -> str:
     if edge.write is not None:
         return "write"
@@ -89,6 +93,8 @@ def _edge_type(edge: Edge, kinds: dict[str, str]) -> str:
     ends = (kinds.get(edge.source), kinds.get(edge.target))
     if vocab.SAVED in ends:
         return "saved"
+    if ends[1] == vocab.OUTPUT and ends[0] in VIEW_SOURCES:
+        return "view"
     if vocab.UNTRACKED in ends:
         return "faded"
     return "gradient"
@@ -229,7 +235,10 @@ def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
             style.update(theme.EDGE_STYLE["loop"])
         if text:
             style["label"] = label(text)
-        dot.edge(e.source, e.target, **style)
+        if kind == "saved":  # torchviz's direction: the saved box hangs below its node
+            dot.edge(e.target, e.source, **style)
+        else:
+            dot.edge(e.source, e.target, **style)
 
     if graph.error is not None:
         dot.node(FAILURE_ID, label(failure_text(graph.error)), **theme.FAILURE_STYLE)

@@ -40,6 +40,7 @@ KIND_TEXT = {
     "function": "backward function",
     "leaf": "leaf tensor (requires grad)",
     "saved": "tensor saved for backward",
+    "base": "the tensor a view output looks into (its _base)",
     "untracked": "untracked: no gradient reaches it from the root",
 }
 
@@ -124,6 +125,8 @@ def _edges_by_ends(
         tail, head = moved.get(e.source, e.source), moved.get(e.target, e.target)
         if tail == head and e.source != e.target and e.cut is None:
             continue  # inside one group's box: not drawn (collapse keeps only a cut, as a loop)
+        if kinds.get(e.source) == "saved":
+            tail, head = head, tail  # drawn from the node to its saved tensor (render/dot.py)
         key = f"{tail}->{head}"
         rows = edge_rows(e, kinds=kinds, source=source)
         sig = (key, json.dumps(rows))

@@ -39,6 +39,7 @@ NODE_STYLE: dict[str, dict[str, str]] = {
     vocab.FUNCTION: {"fillcolor": "lightgrey"},
     vocab.LEAF: {"fillcolor": "lightblue"},
     vocab.SAVED: {"fillcolor": "orange"},
+    vocab.BASE: {"fillcolor": "darkolivegreen3"},  # torchviz's colour for a view's base
     # Faded: exists in the forward computation, but no gradient reaches it from the root.
     vocab.UNTRACKED: {
         "style": "filled,dashed",
@@ -53,6 +54,7 @@ NODE_STYLE: dict[str, dict[str, str]] = {
 EDGE_STYLE: dict[str, dict[str, str]] = {
     "gradient": {},
     "saved": {"dir": "none"},
+    "view": {"style": "dotted"},  # from a view root's base to the root, as torchviz
     "faded": {"color": "gray60"},
     "cut": {
         "color": "red",
@@ -116,6 +118,7 @@ LEGEND_KIND_TEXT: dict[str, str] = {
     vocab.FUNCTION: "backward function",
     vocab.LEAF: "leaf tensor\n(requires grad)",
     vocab.SAVED: "saved tensor",
+    vocab.BASE: "base of a\nview output",
     vocab.UNTRACKED: "untracked\n(no gradient)",
 }
 LEGEND_COLLAPSED_TEXT = f"repeated op {REPEAT_MARK}N\n(drawn once)"

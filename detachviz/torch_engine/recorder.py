@@ -56,6 +56,12 @@ class TorchRecord(Record):
             out.append(Saved(value if same is None else same, name, version, node))
         return tuple(out)
 
+    def saved_values(self) -> dict[str, Any]:
+        raw = self._saved_raw
+        out = {} if raw is None else {name: value for name, value, _ in raw[1]}
+        out.update((sv.name, sv.tensor) for sv in self.saved)  # the script's own objects
+        return out
+
 
 def _same_view(a: Any, b: Any) -> bool:
     return (

@@ -17,6 +17,7 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 
+from detachviz.engine.trace import leaf_grads
 from detachviz.graph import vocab
 from detachviz.torch_engine.recorder import TorchRecorder
 
@@ -143,8 +144,16 @@ class Tracer(TorchFunctionMode):
             return out
         if kind is DIFFERENTIATION:
             roots = _outputs(args[0] if args else kwargs.get("tensors", kwargs.get("outputs")))
-            rec.add(op, roots, [], None, False, sys._getframe(1))
-            return func(*args, **kwargs)
+            diff = rec.add(op, roots, [], None, False, sys._getframe(1))
+            since = rec._last_seq  # the nodes this backward makes get higher numbers
+            out = func(*args, **kwargs)
+            made = lambda f: f._sequence_nr() > since  # noqa: E731
+            # the derivative graph's nodes have no record: keep what they saved
+            if op == vocab.AUTOGRAD_GRAD and kwargs.get("create_graph", args[4:5] == (True,)):
+                rec.keep_derived(_outputs(out), made, diff.line)
+            elif op == vocab.BACKWARD and kwargs.get("create_graph", args[3:4] == (True,)):
+                rec.keep_derived(leaf_grads(roots), made, diff.line)
+            return out
         if kind is DETACH_INPLACE:
             target = args[0]
             before = rec.snapshot(target)

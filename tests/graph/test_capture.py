@@ -420,8 +420,9 @@ def test_show_saved_draws_what_torch_exposes_even_after_backward(script):
                 Options(show_saved=True))  # fmt: skip
     saved_into = sorted(g.node(e.target).label for e in g.edges
                         if g.node(e.source).kind == "saved")  # fmt: skip
-    # ExpBackward0 saved its result, MulBackward0 both operands; the custom node shows none,
-    # as torch exposes no _saved_* attributes on it (torchviz draws none either)
+    # ExpBackward0 saved its result, MulBackward0 both operands (kept by the trace after
+    # backward); the custom node's ctx.saved_tensors were freed by backward (torch raises on
+    # reading them), so it shows none — before backward torchviz and detachviz draw them
     assert saved_into == ["ExpBackward0", "MulBackward0", "MulBackward0"]
 
 

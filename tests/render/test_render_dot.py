@@ -109,7 +109,7 @@ def test_saved_nodes_hidden_unless_asked():
     shown = to_digraph(samples.saved(), DrawOptions(show_saved=True)).source
     assert "self" not in hidden and "n2 ->" not in hidden
     assert 'label="self\\n (3)" fillcolor=orange' in shown
-    assert "n2 -> n1 [dir=none]" in shown
+    assert "n1 -> n2 [dir=none]" in shown  # torchviz: from the node to what it saved
 
 
 def test_failure_marker_hangs_from_the_last_node():

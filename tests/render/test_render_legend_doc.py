@@ -18,7 +18,8 @@ GALLERY = DOCS / "gallery"
 
 
 def legend_example() -> Graph:
-    """One picture with every node kind and a cut: its legend lists all five kinds."""
+    """One picture with every node kind but `base` (docs/images/view_root.svg has it) and a
+    cut: its legend lists those five kinds."""
     g = samples.detach()
     g.nodes.append(Node("n7", "saved", "self", shape=(3,)))
     g.edges.append(Edge("n7", "n2"))
@@ -35,6 +36,12 @@ def script_svg(script: str, **options: bool) -> bytes:
     return build(str(GALLERY / script), request, "svg")[0]
 
 
+def example_svg(script: str, **options: bool) -> bytes:
+    """The picture `detachviz render -f svg` draws for a docs/examples script."""
+    request = Request(draw=DrawOptions(**options))
+    return build(str(DOCS / "examples" / script), request, "svg")[0]
+
+
 @pytest.mark.parametrize(
     ("name", "make"),
     [
@@ -43,6 +50,8 @@ def script_svg(script: str, **options: bool) -> bytes:
         ("legend_inplace_error.svg", lambda: script_svg("detach_inplace_error.py", legend=True)),
         ("legend_collapsed.svg", lambda: model_svg(lambda: samples.mul_chain(10), legend=True)),
         ("collapsed_rnn.svg", lambda: model_svg(lambda: samples.rnn(1000))),
+        ("saved_relu.svg", lambda: example_svg("saved_relu.py", show_saved=True, legend=True)),
+        ("view_root.svg", lambda: example_svg("view_root.py", show_saved=True, legend=True)),
     ],
 )
 def test_doc_image_is_current(name, make):

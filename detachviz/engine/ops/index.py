@@ -19,7 +19,7 @@ from detachviz.engine.function import (
 from detachviz.engine.node import node_class, set_jvp
 from detachviz.engine.ops.inplace import COPY, copy_
 from detachviz.engine.ops.view import ALIAS, SELECT, SLICE, UNSQUEEZE
-from detachviz.engine.tensor import Tensor
+from detachviz.engine.tensor import Tensor, wrap
 
 _ndarray = np.ndarray
 _new = object.__new__
@@ -45,6 +45,20 @@ def _index_put_values(t: Any, p: Any, out: Any, a: Any) -> Any:
 
 
 set_jvp(INDEX, (lambda t, p, o, a: t[a.indices],))
+
+
+def _saved_indices(node: Any) -> Any:
+    """`_saved_indices` as torch shows it (torchviz draws each as a saved tensor): a tuple of
+    one index tensor per indexed dimension, None for a dimension taken whole. The node's
+    own attribute stays the numpy index its rule uses."""
+    if not node._attrs:
+        return None
+    idx = node._attrs[0]
+    items = idx if isinstance(idx, tuple) else (idx,)
+    return tuple(None if isinstance(i, slice) else wrap(np.asarray(i)) for i in items)
+
+
+setattr(INDEX, "_saved_indices", property(_saved_indices))  # noqa: B010 - a class made by data
 
 
 def _u64(v: int) -> int:
@@ -199,3 +213,6 @@ def _index_put(x: Tensor, idx: Any, value: Any) -> None:
 
 
 set_jvp(INDEX_PUT, (_index_put_self, _index_put_values))
+setattr(INDEX_PUT, "_saved_indices", property(_saved_indices))  # noqa: B010
+# `x[idx] = v` is index_put_ without accumulate, the only way the engine reaches this node
+setattr(INDEX_PUT, "_saved_accumulate", property(lambda node: False))  # noqa: B010

@@ -4,8 +4,8 @@
 
 The backward rules recompute mean and rstd from the saved input with the rule kernels, so
 create_graph=True differentiates through them (torch's double backward does the same).
-NOTE: the node also carries `eps` (torch keeps it inside the saved rstd); `_saved_eps` is the
-one attribute torch's node lacks.
+NOTE: the node also carries `eps` for its rules (torch keeps it inside the saved rstd), but
+shows no `_saved_eps`, as torch's node has none (torchviz's show_attrs lists what it shows).
 """
 
 from __future__ import annotations
@@ -85,6 +85,7 @@ NATIVE_LAYER_NORM = node_class(
     attrs=("normalized_shape", "result1", "result2", "eps"),
     jvp=(_jvp_input, _jvp_weight, lambda t, p, o, a: t),
 )
+delattr(NATIVE_LAYER_NORM, "_saved_eps")  # the rules read `a.eps`; torch's node has no attribute
 
 
 def _shape_str(shape: Any) -> str:
