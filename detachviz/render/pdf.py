@@ -277,6 +277,7 @@ def _content(root: ET.Element, fonts: dict[str, str]) -> Iterator[str]:
 def svg_to_pdf(svg: bytes) -> bytes:
     """A one-page vector PDF of graphviz's `svg`, byte-stable (no dates, no compression)."""
     import xml.etree.ElementTree as ET
+
     try:
         root = ET.fromstring(svg)
     except ET.ParseError as e:
