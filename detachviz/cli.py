@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from detachviz import __version__, engines
+from detachviz import __version__, engines, markup
 from detachviz.errors import (
     BUG_HINT,
     EXIT_FAILED,
@@ -48,9 +48,7 @@ class _PlainConsole:
     is_terminal = False
 
     def print(self, text: str) -> None:
-        from rich.text import Text
-
-        sys.stderr.write(Text.from_markup(text, emoji=False).plain + "\n")
+        sys.stderr.write(markup.plain(text) + "\n")
         sys.stderr.flush()
 
 
@@ -109,20 +107,16 @@ class _Status:
 def _one_line(text: str) -> str:
     """User text for a status line: rich markup escaped, control characters (a terminal
     escape in a file name or an error message) and line breaks shown as escapes."""
-    from rich.markup import escape
-
     from detachviz.render.quoting import visible
 
-    return escape(visible(text).replace("\r", "\\r").replace("\n", "\\n"))
+    return markup.escape(visible(text).replace("\r", "\\r").replace("\n", "\\n"))
 
 
 def _shown(text: str) -> str:
     """User text for rich output: markup escaped, control characters shown as escapes."""
-    from rich.markup import escape
-
     from detachviz.render.quoting import visible
 
-    return escape(visible(text))
+    return markup.escape(visible(text))
 
 
 def _error(message: str) -> None:

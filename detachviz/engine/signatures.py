@@ -215,6 +215,12 @@ def bind(fn: Callable[..., Any], name: str, params: tuple[str, ...], out_ok: boo
 
 def _already_torchs(fn: Callable[..., Any], params: tuple[str, ...], skip: int = 0) -> bool:
     """Whether `fn`'s own positional parameters carry torch's names (no wrapper needed)."""
+    code = getattr(fn, "__code__", None)
+    if code is not None and not hasattr(fn, "__wrapped__"):
+        # a plain function: its code object names them (inspect.signature costs ~0.3 ms a
+        # function, a tenth of importing the engine over these tables)
+        own = list(code.co_varnames[: code.co_argcount])[skip:]
+        return own[: len(params)] == list(params)
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):

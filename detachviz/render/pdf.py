@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import math
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported by svg_to_pdf: every backend import (each render) paid ~10%
+    import xml.etree.ElementTree as ET
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -273,6 +276,8 @@ def _content(root: ET.Element, fonts: dict[str, str]) -> Iterator[str]:
 
 def svg_to_pdf(svg: bytes) -> bytes:
     """A one-page vector PDF of graphviz's `svg`, byte-stable (no dates, no compression)."""
+    import xml.etree.ElementTree as ET
+
     try:
         root = ET.fromstring(svg)
     except ET.ParseError as e:

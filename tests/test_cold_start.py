@@ -1,0 +1,62 @@
+"""What a command loads: `detachviz render` of a plain script on a stderr that is no
+terminal imports neither rich nor the pdf translator's XML parser, and the torch
+submodules the script never touches (nn, optim, utils.data) are bound but not run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+PROBE = """
+import sys
+from detachviz.cli import cli
+try:
+    cli.main(["render", sys.argv[1], "-o", sys.argv[2]], prog_name="detachviz")
+except SystemExit as e:
+    assert not e.code, e.code
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("rich", "xml"))
+ran = sorted(m for m in ("detachviz.nn.module", "detachviz.optim.optimizer",
+                         "detachviz.utils.data.dataloader") if m in sys.modules)
+print(loaded, ran)
+"""
+
+SEED = """import torch
+a = torch.ones(5, requires_grad=True)
+b = a**3
+c = a.detach() ** 6
+(b + c).sum().backward()
+"""
+
+USES_NN = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+m = nn.Linear(2, 1)
+assert type(nn).__name__ == "module" and nn is torch.nn and F is nn.functional
+assert isinstance(m, torch.nn.Module)
+F.mse_loss(m(torch.ones(3, 2)), torch.zeros(3, 1)).backward()
+"""
+
+
+def _render(tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:
+    script = tmp_path / "s.py"
+    script.write_text(code)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE, str(script), str(tmp_path / "out.svg")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+
+
+def test_render_of_a_plain_script_loads_only_what_it_needs(tmp_path: Path) -> None:
+    proc = _render(tmp_path, SEED)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "[] []"
+    assert (tmp_path / "out.svg").read_text().count("<svg") == 1
+
+
+def test_a_deferred_submodule_is_the_real_module_once_used(tmp_path: Path) -> None:
+    proc = _render(tmp_path, USES_NN)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "[] ['detachviz.nn.module']"
