@@ -242,9 +242,8 @@ class TransformerDecoderLayer(Module):
             x = x + self._ff_block(self.norm3(x))
         else:
             x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
-            x = self.norm2(
-                x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
-            )
+            mha = self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+            x = self.norm2(x + mha)
             x = self.norm3(x + self._ff_block(x))
         return x
 

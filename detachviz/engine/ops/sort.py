@@ -1,7 +1,7 @@
 """Ordering along a dim: sort, argsort, topk (values and indices, as torch.return_types
 namedtuples), msort. Without stable=True the order of tied values is torch's std::sort's
-(engine/selection.py), as torch's CPU kernel leaves it. The values' backward scatters the gradient back to the picked
-positions (zeros elsewhere); indices are never differentiable.
+(engine/selection.py), as torch's CPU kernel leaves it. The values' backward scatters the
+gradient back to the picked positions (zeros elsewhere); indices are never differentiable.
 """
 
 from __future__ import annotations

@@ -162,8 +162,7 @@ def multi_head_attention_forward(
     bmm/softmax path when the weights are wanted, scaled_dot_product_attention otherwise."""
     if static_k is not None or static_v is not None:
         raise NotImplementedError(
-            "multi_head_attention_forward(static_k=..., static_v=...) is not supported by "
-            "detachviz"
+            "multi_head_attention_forward(static_k=..., static_v=...) is not supported by detachviz"
         )
     batched = query.dim() == 3
     if not batched:
@@ -204,9 +203,7 @@ def multi_head_attention_forward(
             ("value", v_proj_weight, (e_q, e_v)),
         ):
             if tuple(w.shape) != want:
-                raise AssertionError(
-                    f"expecting {name} weights shape of {want}, but got {w.shape}"
-                )
+                raise AssertionError(f"expecting {name} weights shape of {want}, but got {w.shape}")
         q = linear(query, q_proj_weight, b_q)
         k = linear(key, k_proj_weight, b_k)
         v = linear(value, v_proj_weight, b_v)
