@@ -25,6 +25,7 @@ from detachviz.nn import functional as F
 from detachviz.nn import init
 from detachviz.nn.module import Module
 from detachviz.nn.parameter import Parameter
+from detachviz.nn.utils.rnn import PackedSequence
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -78,11 +79,71 @@ def _run_layer(mode: str, x: Any, hidden: Any, params: list[Any], reverse: bool)
     return T.stack(outputs, 0), hidden
 
 
+def _hidden_slice(hidden: Any, start: int, stop: int, lstm: bool) -> Any:
+    if lstm:
+        return tuple(h.narrow(0, start, stop - start) for h in hidden)
+    return hidden.narrow(0, start, stop - start)
+
+
+def _hidden_cat(hiddens: list[Any], lstm: bool) -> Any:
+    if lstm:
+        return tuple(T.cat([h[k] for h in hiddens], 0) for k in range(2))
+    return T.cat(hiddens, 0)
+
+
+def _run_packed_layer(
+    mode: str, data: Any, batch_sizes: list[int], hidden: Any, params: list[Any], reverse: bool
+) -> Any:
+    """One layer in one direction over packed data (sum(batch_sizes), I), as torch's
+    PackedLayer / ReversedPackedLayer: the batch shrinks as sequences end (their final hidden
+    states sliced off and set aside, then cat'ed in batch order), or, run backwards, grows
+    (the initial states of the sequences starting cat'ed on)."""
+    w_ih, w_hh, b_ih, b_hh = params
+    step = _STEPS[mode]
+    lstm = mode == "LSTM"
+    inputs = _linear(data, w_ih, b_ih)
+    outputs: list[Any] = []
+    if not reverse:
+        offset, last = 0, batch_sizes[0]
+        finished: list[Any] = []
+        for n in batch_sizes:
+            x_t = inputs.narrow(0, offset, n)
+            offset += n
+            if n < last:
+                finished.append(_hidden_slice(hidden, n, last, lstm))
+                hidden = _hidden_slice(hidden, 0, n, lstm)
+            last = n
+            hidden = step(x_t, hidden, w_hh, b_hh)
+            outputs.append(hidden[0] if lstm else hidden)
+        finished.append(hidden)
+        return T.cat(outputs, 0), _hidden_cat(finished[::-1], lstm)
+    initial = hidden
+    offset, last = int(data.shape[0]), batch_sizes[-1]
+    hidden = _hidden_slice(initial, 0, last, lstm)
+    for n in reversed(batch_sizes):
+        if n > last:
+            hidden = _hidden_cat([hidden, _hidden_slice(initial, last, n, lstm)], lstm)
+        x_t = inputs.narrow(0, offset - n, n)
+        offset -= n
+        last = n
+        hidden = step(x_t, hidden, w_hh, b_hh)
+        outputs.append(hidden[0] if lstm else hidden)
+    return T.cat(outputs[::-1], 0), hidden
+
+
 def _fused_lstm_layer(x: Any, hidden: Any, params: list[Any], reverse: bool) -> Any:
     w_ih, w_hh, b_ih, b_hh = params
     x = x.contiguous()  # oneDNN reads a dense sequence (a batch_first input is cloned)
     out, hy, cy = fused.mkldnn_lstm_layer(x, w_ih, w_hh, b_ih, b_hh, hidden[0], hidden[1], reverse)
     return out, (hy, cy)
+
+
+def _permute_hidden(hx: Any, permutation: Any, lstm: bool) -> Any:
+    if permutation is None:
+        return hx
+    if lstm:
+        return tuple(h.index_select(1, permutation) for h in hx)
+    return hx.index_select(1, permutation)
 
 
 class RNNBase(Module):
@@ -200,11 +261,13 @@ class RNNBase(Module):
         if tuple(hx.shape) != expected:
             raise RuntimeError(f"Expected {what} size {expected}, got {list(hx.shape)}")
 
-    def _run(self, input: Any, hx: Any) -> tuple[Any, Any]:
-        """The layer loop on a (T, B, I) input with hidden state(s) (L*D, B, H)."""
+    def _run(self, input: Any, hx: Any, batch_sizes: list[int] | None = None) -> tuple[Any, Any]:
+        """The layer loop on a (T, B, I) input (or packed (N, I) data with its batch sizes)
+        with hidden state(s) (L*D, B, H)."""
         is_lstm = self.mode == "LSTM"
         directions = 2 if self.bidirectional else 1
-        fused = is_lstm and input.dtype == T.float32
+        # NOTE: torch's oneDNN LSTM takes only padded input; packed data runs decomposed
+        fused = is_lstm and input.dtype == T.float32 and batch_sizes is None
         layer_input = input
         finals: list[Any] = []
         for layer in range(self.num_layers):
@@ -215,6 +278,10 @@ class RNNBase(Module):
                 params = self._layer_params(layer, direction)
                 if fused:
                     out, final = _fused_lstm_layer(layer_input, hidden, params, direction == 1)
+                elif batch_sizes is not None:
+                    out, final = _run_packed_layer(
+                        self.mode, layer_input, batch_sizes, hidden, params, direction == 1
+                    )
                 else:
                     out, final = _run_layer(self.mode, layer_input, hidden, params, direction == 1)
                 outs.append(out)
@@ -229,12 +296,40 @@ class RNNBase(Module):
             return layer_input, (h_n, c_n)
         return layer_input, T.stack(finals, 0)
 
-    def forward(self, input: Any, hx: Any = None) -> Any:
-        if not isinstance(input, T.Tensor):
-            raise NotImplementedError(
-                f"{type(self).__name__} on a {type(input).__name__} (packed sequences) is not "
-                "supported by detachviz"
+    def _forward_packed(self, packed: PackedSequence, hx: Any) -> Any:
+        """torch's packed path: hidden states permuted into the packed (sorted) batch order
+        on the way in and back out (index_select), the output packed like the input."""
+        data, sizes_t, sorted_indices, unsorted_indices = packed
+        batch_sizes = [int(b) for b in sizes_t.tolist()]
+        is_lstm = self.mode == "LSTM"
+        if data.dim() != 2:
+            raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
+        if data.shape[-1] != self.input_size:
+            raise RuntimeError(
+                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
+                f"got {data.shape[-1]}"
             )
+        directions = 2 if self.bidirectional else 1
+        expected = (self.num_layers * directions, batch_sizes[0], self.hidden_size)
+        if hx is None:
+            zeros = T.zeros(expected, dtype=data.dtype)
+            hx = (zeros, T.zeros(expected, dtype=data.dtype)) if is_lstm else zeros
+        else:
+            hx = _permute_hidden(hx, sorted_indices, is_lstm)
+            if is_lstm:
+                self._check_hidden(hx[0], expected, "hidden[0]")
+                self._check_hidden(hx[1], expected, "hidden[1]")
+            else:
+                self._check_hidden(hx, expected, "hidden")
+        output, hidden = self._run(data, hx, batch_sizes)
+        out = PackedSequence(output, sizes_t, sorted_indices, unsorted_indices)
+        return out, _permute_hidden(hidden, unsorted_indices, is_lstm)
+
+    def forward(self, input: Any, hx: Any = None) -> Any:
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
+        if not isinstance(input, T.Tensor):  # as torch fails on it
+            raise AttributeError(f"'{type(input).__name__}' object has no attribute 'dim'")
         self._check_input(input)
         is_lstm = self.mode == "LSTM"
         batched = input.dim() == 3
