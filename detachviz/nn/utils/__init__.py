@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from detachviz.engine import namespace as _ns
-from detachviz.nn.utils.clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_
 from detachviz.nn.utils import rnn
+from detachviz.nn.utils.clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_
 from detachviz.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
 
 __all__ = [
