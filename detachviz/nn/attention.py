@@ -12,7 +12,7 @@ from detachviz import torch as T
 from detachviz.nn import functional as F
 from detachviz.nn import init
 from detachviz.nn.linear import Linear
-from detachviz.nn.module import Module
+from detachviz.nn.module import Module, refuse_non_cpu
 from detachviz.nn.parameter import Parameter
 
 
@@ -36,6 +36,7 @@ class MultiheadAttention(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         if embed_dim <= 0 or num_heads <= 0:
             raise ValueError(
                 f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} "

@@ -23,7 +23,7 @@ from detachviz import torch as T
 from detachviz.engine.ops import rnn as fused
 from detachviz.nn import functional as F
 from detachviz.nn import init
-from detachviz.nn.module import Module
+from detachviz.nn.module import Module, refuse_non_cpu
 from detachviz.nn.parameter import Parameter
 from detachviz.nn.utils.rnn import PackedSequence
 
@@ -178,6 +178,7 @@ class RNNBase(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         if (
             not isinstance(dropout, int | float)
             or isinstance(dropout, bool)
@@ -471,6 +472,7 @@ class RNNCellBase(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.bias = bias

@@ -25,7 +25,7 @@ from detachviz.nn.container import ModuleList
 from detachviz.nn.dropout import Dropout
 from detachviz.nn.layernorm import LayerNorm
 from detachviz.nn.linear import Linear
-from detachviz.nn.module import Module
+from detachviz.nn.module import Module, refuse_non_cpu
 
 _ACTIVATIONS: dict[str, Callable[..., Any]] = {"relu": F.relu, "gelu": F.gelu}
 
@@ -76,6 +76,7 @@ class TransformerEncoderLayer(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         kwargs = {} if dtype is None else {"dtype": dtype}
         self.self_attn = MultiheadAttention(
             d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kwargs
@@ -203,6 +204,7 @@ class TransformerDecoderLayer(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         kwargs = {} if dtype is None else {"dtype": dtype}
         self.self_attn = MultiheadAttention(
             d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kwargs
@@ -340,6 +342,7 @@ class Transformer(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         kwargs = {} if dtype is None else {"dtype": dtype}
         layer_args = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps)
         layer_kwargs = {"batch_first": batch_first, "norm_first": norm_first, "bias": bias}
@@ -398,4 +401,5 @@ class Transformer(Module):
     @staticmethod
     def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Any:
         """0 on and below the diagonal, -inf above it (a causal additive mask)."""
+        refuse_non_cpu(device)
         return _causal_mask(sz, dtype)
