@@ -35,6 +35,7 @@ for step in range(4):
     opt.zero_grad()
     loss.backward()
     opt.step()
-    print(f"step {step}: loss {loss.item():.4f} acc {(logits.argmax(1) == labels).float().mean():.2f}")
+    acc = (logits.argmax(1) == labels).float().mean()
+    print(f"step {step}: loss {loss.item():.4f} acc {acc:.2f}")
 print(type(logits.grad_fn).__name__, logits.shape)
 print(f"{model.gru.weight_hh_l0.grad.norm():.4f} {model.embed.weight.grad[0].abs().sum():.4f}")
