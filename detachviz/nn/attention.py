@@ -68,11 +68,11 @@ class MultiheadAttention(Module):
         else:
             self.register_parameter("in_proj_bias", None)
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **kwargs)
+        self.bias_k: Parameter | None = None
+        self.bias_v: Parameter | None = None
         if add_bias_kv:
             self.bias_k = Parameter(T.empty((1, 1, embed_dim), **kwargs))
             self.bias_v = Parameter(T.empty((1, 1, embed_dim), **kwargs))
-        else:
-            self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 

@@ -344,18 +344,28 @@ class Transformer(Module):
         super().__init__()
         refuse_non_cpu(device)
         kwargs = {} if dtype is None else {"dtype": dtype}
-        layer_args = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps)
-        layer_kwargs = {"batch_first": batch_first, "norm_first": norm_first, "bias": bias}
+        layer_kwargs: dict[str, Any] = {
+            "d_model": d_model,
+            "nhead": nhead,
+            "dim_feedforward": dim_feedforward,
+            "dropout": dropout,
+            "activation": activation,
+            "layer_norm_eps": layer_norm_eps,
+            "batch_first": batch_first,
+            "norm_first": norm_first,
+            "bias": bias,
+            **kwargs,
+        }
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
-            enc_layer = TransformerEncoderLayer(*layer_args, **layer_kwargs, **kwargs)
+            enc_layer = TransformerEncoderLayer(**layer_kwargs)
             enc_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
             self.encoder = TransformerEncoder(enc_layer, num_encoder_layers, enc_norm)
         if custom_decoder is not None:
             self.decoder = custom_decoder
         else:
-            dec_layer = TransformerDecoderLayer(*layer_args, **layer_kwargs, **kwargs)
+            dec_layer = TransformerDecoderLayer(**layer_kwargs)
             dec_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
             self.decoder = TransformerDecoder(dec_layer, num_decoder_layers, dec_norm)
         for p in self.parameters():

@@ -202,6 +202,7 @@ def multi_head_attention_forward(
             ("key", k_proj_weight, (e_q, e_k)),
             ("value", v_proj_weight, (e_q, e_v)),
         ):
+            assert w is not None  # checked above
             if tuple(w.shape) != want:
                 raise AssertionError(f"expecting {name} weights shape of {want}, but got {w.shape}")
         q = linear(query, q_proj_weight, b_q)
@@ -223,7 +224,7 @@ def multi_head_attention_forward(
             )
     if (bias_k is None) != (bias_v is None):
         raise AssertionError("bias_k and bias_v must both be given or both be None")
-    if bias_k is not None:  # one more key and value, learned, per batch entry
+    if bias_k is not None and bias_v is not None:  # one more key and value, learned
         k = T.cat([k, bias_k.repeat(1, bsz, 1)])
         v = T.cat([v, bias_v.repeat(1, bsz, 1)])
         attn_mask, key_padding_mask = _pad_masks(attn_mask, key_padding_mask)
