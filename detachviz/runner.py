@@ -70,6 +70,7 @@ COMPAT_MODULES = {
     "torch.optim.lr_scheduler": "detachviz.optim.lr_scheduler",
     "torch.nn.utils": "detachviz.nn.utils",
     "torch.nn.utils.clip_grad": "detachviz.nn.utils.clip_grad",
+    "torch.nn.utils.rnn": "detachviz.nn.utils.rnn",
     "torch.serialization": "detachviz.serialization",
     "torch.utils": "detachviz.utils",
     "torch.utils.data": "detachviz.utils.data",

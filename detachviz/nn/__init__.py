@@ -64,7 +64,13 @@ from detachviz.nn.pooling import (
 )
 from detachviz.nn.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from detachviz.nn.sparse import Embedding
-from detachviz.nn.transformer import Transformer, TransformerEncoder, TransformerEncoderLayer
+from detachviz.nn.transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 _serialization.register_parameter_type(Parameter)  # torch.load rebuilds nn.Parameter
 
@@ -147,6 +153,9 @@ __all__ = [
     "GroupNorm",
     "MaxPool1d",
     "MaxPool2d",
+    # nncov: decoder stacks
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
 ]
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from detachviz import torch as T
 from detachviz.nn import functional as F
 from detachviz.nn import init
-from detachviz.nn.module import Module
+from detachviz.nn.module import Module, refuse_non_cpu
 from detachviz.nn.parameter import Parameter
 
 
@@ -27,6 +27,7 @@ class _BatchNorm(Module):
         bias: bool = True,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         kwargs = {} if dtype is None else {"dtype": dtype}
         self.num_features = num_features
         self.eps = eps
@@ -129,6 +130,7 @@ class GroupNorm(Module):
         bias: bool = True,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         if num_channels % num_groups != 0:
             raise ValueError(
                 f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})"

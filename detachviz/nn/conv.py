@@ -10,7 +10,7 @@ from typing import Any
 from detachviz import torch as T
 from detachviz.nn import functional as F
 from detachviz.nn import init
-from detachviz.nn.module import Module
+from detachviz.nn.module import Module, refuse_non_cpu
 from detachviz.nn.parameter import Parameter
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
@@ -45,6 +45,7 @@ class _ConvNd(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         nd = self._nd
         if groups <= 0:
             raise ValueError("groups must be a positive integer")

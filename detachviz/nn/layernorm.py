@@ -7,7 +7,7 @@ from typing import Any
 
 from detachviz import torch as T
 from detachviz.nn import functional as F
-from detachviz.nn.module import Module
+from detachviz.nn.module import Module, refuse_non_cpu
 from detachviz.nn.parameter import Parameter
 
 
@@ -22,6 +22,7 @@ class LayerNorm(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         if isinstance(normalized_shape, int):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)

@@ -7,7 +7,7 @@ from typing import Any
 
 from detachviz import torch as T
 from detachviz.nn.linear import Linear
-from detachviz.nn.module import Module
+from detachviz.nn.module import Module, refuse_non_cpu
 from detachviz.nn.parameter import Parameter
 
 _SHAPE_MESSAGE = (
@@ -48,6 +48,7 @@ class LazyLinear(Linear):
         self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None
     ) -> None:
         Module.__init__(self)
+        refuse_non_cpu(device)
         self.in_features = 0
         self.out_features = out_features
         kwargs = {} if dtype is None else {"dtype": dtype}

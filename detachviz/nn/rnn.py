@@ -23,8 +23,9 @@ from detachviz import torch as T
 from detachviz.engine.ops import rnn as fused
 from detachviz.nn import functional as F
 from detachviz.nn import init
-from detachviz.nn.module import Module
+from detachviz.nn.module import Module, refuse_non_cpu
 from detachviz.nn.parameter import Parameter
+from detachviz.nn.utils.rnn import PackedSequence
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -65,24 +66,98 @@ def _gru_step(x: Any, h: Any, w_hh: Any, b_hh: Any) -> Any:
 _STEPS = {"RNN_TANH": _tanh_step, "RNN_RELU": _relu_step, "LSTM": _lstm_step, "GRU": _gru_step}
 
 
+def _stepper(mode: str, params: list[Any]) -> Any:
+    """One step of the cell with this layer's weights; an LSTM with proj_size projects its
+    hidden state through weight_hr (h = h matmul w_hr^T, torch's MmBackward0)."""
+    step = _STEPS[mode]
+    w_hh, b_hh = params[1], params[3]
+    w_hr = params[4] if len(params) > 4 else None
+    if w_hr is None:
+        return lambda x, hidden: step(x, hidden, w_hh, b_hh)
+
+    def projected(x: Any, hidden: Any) -> Any:
+        h, c = step(x, hidden, w_hh, b_hh)
+        return h.matmul(w_hr.t()), c
+
+    return projected
+
+
 def _run_layer(mode: str, x: Any, hidden: Any, params: list[Any], reverse: bool) -> Any:
     """One layer in one direction over a (T, B, I) sequence: (stacked outputs, final hidden)."""
-    w_ih, w_hh, b_ih, b_hh = params
-    step = _STEPS[mode]
-    inputs = _linear(x, w_ih, b_ih).unbind(0)
+    step = _stepper(mode, params)
+    inputs = _linear(x, params[0], params[2]).unbind(0)
     order = range(len(inputs) - 1, -1, -1) if reverse else range(len(inputs))
     outputs: list[Any] = [None] * len(inputs)
     for t in order:
-        hidden = step(inputs[t], hidden, w_hh, b_hh)
+        hidden = step(inputs[t], hidden)
         outputs[t] = hidden[0] if mode == "LSTM" else hidden
     return T.stack(outputs, 0), hidden
 
 
+def _hidden_slice(hidden: Any, start: int, stop: int, lstm: bool) -> Any:
+    if lstm:
+        return tuple(h.narrow(0, start, stop - start) for h in hidden)
+    return hidden.narrow(0, start, stop - start)
+
+
+def _hidden_cat(hiddens: list[Any], lstm: bool) -> Any:
+    if lstm:
+        return tuple(T.cat([h[k] for h in hiddens], 0) for k in range(2))
+    return T.cat(hiddens, 0)
+
+
+def _run_packed_layer(
+    mode: str, data: Any, batch_sizes: list[int], hidden: Any, params: list[Any], reverse: bool
+) -> Any:
+    """One layer in one direction over packed data (sum(batch_sizes), I), as torch's
+    PackedLayer / ReversedPackedLayer: the batch shrinks as sequences end (their final hidden
+    states sliced off and set aside, then cat'ed in batch order), or, run backwards, grows
+    (the initial states of the sequences starting cat'ed on)."""
+    step = _stepper(mode, params)
+    lstm = mode == "LSTM"
+    inputs = _linear(data, params[0], params[2])
+    outputs: list[Any] = []
+    if not reverse:
+        offset, last = 0, batch_sizes[0]
+        finished: list[Any] = []
+        for n in batch_sizes:
+            x_t = inputs.narrow(0, offset, n)
+            offset += n
+            if n < last:
+                finished.append(_hidden_slice(hidden, n, last, lstm))
+                hidden = _hidden_slice(hidden, 0, n, lstm)
+            last = n
+            hidden = step(x_t, hidden)
+            outputs.append(hidden[0] if lstm else hidden)
+        finished.append(hidden)
+        return T.cat(outputs, 0), _hidden_cat(finished[::-1], lstm)
+    initial = hidden
+    offset, last = int(data.shape[0]), batch_sizes[-1]
+    hidden = _hidden_slice(initial, 0, last, lstm)
+    for n in reversed(batch_sizes):
+        if n > last:
+            hidden = _hidden_cat([hidden, _hidden_slice(initial, last, n, lstm)], lstm)
+        x_t = inputs.narrow(0, offset - n, n)
+        offset -= n
+        last = n
+        hidden = step(x_t, hidden)
+        outputs.append(hidden[0] if lstm else hidden)
+    return T.cat(outputs[::-1], 0), hidden
+
+
 def _fused_lstm_layer(x: Any, hidden: Any, params: list[Any], reverse: bool) -> Any:
-    w_ih, w_hh, b_ih, b_hh = params
+    w_ih, w_hh, b_ih, b_hh = params[:4]
     x = x.contiguous()  # oneDNN reads a dense sequence (a batch_first input is cloned)
     out, hy, cy = fused.mkldnn_lstm_layer(x, w_ih, w_hh, b_ih, b_hh, hidden[0], hidden[1], reverse)
     return out, (hy, cy)
+
+
+def _permute_hidden(hx: Any, permutation: Any, lstm: bool) -> Any:
+    if permutation is None:
+        return hx
+    if lstm:
+        return tuple(h.index_select(1, permutation) for h in hx)
+    return hx.index_select(1, permutation)
 
 
 class RNNBase(Module):
@@ -103,6 +178,7 @@ class RNNBase(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         if (
             not isinstance(dropout, int | float)
             or isinstance(dropout, bool)
@@ -126,8 +202,12 @@ class RNNBase(Module):
             raise ValueError("hidden_size must be greater than zero")
         if num_layers <= 0:
             raise ValueError("num_layers must be greater than zero")
-        if proj_size != 0:
-            raise NotImplementedError("LSTM(proj_size=...) is not supported by detachviz")
+        if not isinstance(proj_size, int) or proj_size < 0:
+            raise ValueError(
+                "proj_size should be a positive integer or zero to disable projections"
+            )
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
         self.mode = mode
         self.input_size = input_size
         self.hidden_size = hidden_size
@@ -139,18 +219,21 @@ class RNNBase(Module):
         self.proj_size = proj_size
         directions = 2 if bidirectional else 1
         gate_size = _GATES[mode] * hidden_size
+        real_hidden = proj_size if proj_size > 0 else hidden_size
         kwargs = {} if dtype is None else {"dtype": dtype}
         names = []
         for layer in range(num_layers):
-            layer_input = input_size if layer == 0 else hidden_size * directions
+            layer_input = input_size if layer == 0 else real_hidden * directions
             for direction in range(directions):
                 suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
                 shapes: list[tuple[str, tuple[int, ...]]] = [
                     ("weight_ih", (gate_size, layer_input)),
-                    ("weight_hh", (gate_size, hidden_size)),
+                    ("weight_hh", (gate_size, real_hidden)),
                 ]
                 if bias:
                     shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
+                if proj_size > 0:
+                    shapes.append(("weight_hr", (proj_size, hidden_size)))
                 for name, shape in shapes:
                     setattr(self, name + suffix, Parameter(T.empty(shape, **kwargs)))
                     names.append(name + suffix)
@@ -171,19 +254,22 @@ class RNNBase(Module):
 
     @property
     def all_weights(self) -> list[list[Parameter]]:
-        per = 4 if self.bias else 2
+        per = (4 if self.bias else 2) + (1 if self.proj_size > 0 else 0)
         flat = self._flat_weights
         return [flat[k : k + per] for k in range(0, len(flat), per)]
 
     def _layer_params(self, layer: int, direction: int) -> list[Any]:
         suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
         get = self._parameters.get
-        return [
+        params = [
             get("weight_ih" + suffix),
             get("weight_hh" + suffix),
             get("bias_ih" + suffix),
             get("bias_hh" + suffix),
         ]
+        if self.proj_size > 0:
+            params.append(get("weight_hr" + suffix))
+        return params
 
     def _check_input(self, input: Any) -> None:
         if input.dim() not in (2, 3):
@@ -200,21 +286,34 @@ class RNNBase(Module):
         if tuple(hx.shape) != expected:
             raise RuntimeError(f"Expected {what} size {expected}, got {list(hx.shape)}")
 
-    def _run(self, input: Any, hx: Any) -> tuple[Any, Any]:
-        """The layer loop on a (T, B, I) input with hidden state(s) (L*D, B, H)."""
+    def _run(self, input: Any, hx: Any, batch_sizes: list[int] | None = None) -> tuple[Any, Any]:
+        """The layer loop on a (T, B, I) input (or packed (N, I) data with its batch sizes)
+        with hidden state(s) (L*D, B, H)."""
         is_lstm = self.mode == "LSTM"
         directions = 2 if self.bidirectional else 1
-        fused = is_lstm and input.dtype == T.float32
+        # NOTE: torch's oneDNN LSTM takes only padded input without projections; packed data
+        # and proj_size run decomposed (torch warns for the latter)
+        fused = is_lstm and input.dtype == T.float32 and batch_sizes is None and self.proj_size == 0
         layer_input = input
         finals: list[Any] = []
+        # torch's decomposed path unbinds the initial states (UnbindBackward0); the oneDNN
+        # path indexes them (SelectBackward0)
+        if fused:
+            initial = (hx[0], hx[1]) if is_lstm else hx
+        else:
+            initial = (hx[0].unbind(0), hx[1].unbind(0)) if is_lstm else hx.unbind(0)
         for layer in range(self.num_layers):
             outs = []
             for direction in range(directions):
                 idx = layer * directions + direction
-                hidden = (hx[0][idx], hx[1][idx]) if is_lstm else hx[idx]
+                hidden = (initial[0][idx], initial[1][idx]) if is_lstm else initial[idx]
                 params = self._layer_params(layer, direction)
                 if fused:
                     out, final = _fused_lstm_layer(layer_input, hidden, params, direction == 1)
+                elif batch_sizes is not None:
+                    out, final = _run_packed_layer(
+                        self.mode, layer_input, batch_sizes, hidden, params, direction == 1
+                    )
                 else:
                     out, final = _run_layer(self.mode, layer_input, hidden, params, direction == 1)
                 outs.append(out)
@@ -229,12 +328,48 @@ class RNNBase(Module):
             return layer_input, (h_n, c_n)
         return layer_input, T.stack(finals, 0)
 
-    def forward(self, input: Any, hx: Any = None) -> Any:
-        if not isinstance(input, T.Tensor):
-            raise NotImplementedError(
-                f"{type(self).__name__} on a {type(input).__name__} (packed sequences) is not "
-                "supported by detachviz"
+    def _initial_hidden(self, hx: Any, batch: int, dtype: Any) -> Any:
+        """The given hidden state(s), checked against (L*D, B, H) (h: proj_size when set),
+        or zeros of those shapes."""
+        directions = 2 if self.bidirectional else 1
+        cell = (self.num_layers * directions, batch, self.hidden_size)
+        if self.mode != "LSTM":
+            if hx is None:
+                return T.zeros(cell, dtype=dtype)
+            self._check_hidden(hx, cell, "hidden")
+            return hx
+        h_size = (cell[0], batch, self.proj_size or self.hidden_size)
+        if hx is None:
+            return T.zeros(h_size, dtype=dtype), T.zeros(cell, dtype=dtype)
+        self._check_hidden(hx[0], h_size, "hidden[0]")
+        self._check_hidden(hx[1], cell, "hidden[1]")
+        return hx
+
+    def _forward_packed(self, packed: PackedSequence, hx: Any) -> Any:
+        """torch's packed path: hidden states permuted into the packed (sorted) batch order
+        on the way in and back out (index_select), the output packed like the input."""
+        data, sizes_t, sorted_indices, unsorted_indices = packed
+        batch_sizes = [int(b) for b in sizes_t.tolist()]
+        is_lstm = self.mode == "LSTM"
+        if data.dim() != 2:
+            raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
+        if data.shape[-1] != self.input_size:
+            raise RuntimeError(
+                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
+                f"got {data.shape[-1]}"
             )
+        if hx is not None:
+            hx = _permute_hidden(hx, sorted_indices, is_lstm)
+        hx = self._initial_hidden(hx, batch_sizes[0], data.dtype)
+        output, hidden = self._run(data, hx, batch_sizes)
+        out = PackedSequence(output, sizes_t, sorted_indices, unsorted_indices)
+        return out, _permute_hidden(hidden, unsorted_indices, is_lstm)
+
+    def forward(self, input: Any, hx: Any = None) -> Any:
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
+        if not isinstance(input, T.Tensor):  # as torch fails on it
+            raise AttributeError(f"'{type(input).__name__}' object has no attribute 'dim'")
         self._check_input(input)
         is_lstm = self.mode == "LSTM"
         batched = input.dim() == 3
@@ -259,16 +394,7 @@ class RNNBase(Module):
                     )
         if self.batch_first:
             input = input.transpose(0, 1)
-        directions = 2 if self.bidirectional else 1
-        expected = (self.num_layers * directions, input.shape[1], self.hidden_size)
-        if hx is None:
-            zeros = T.zeros(expected, dtype=input.dtype)
-            hx = (zeros, T.zeros(expected, dtype=input.dtype)) if is_lstm else zeros
-        elif is_lstm:
-            self._check_hidden(hx[0], expected, "hidden[0]")
-            self._check_hidden(hx[1], expected, "hidden[1]")
-        else:
-            self._check_hidden(hx, expected, "hidden")
+        hx = self._initial_hidden(hx, input.shape[1], input.dtype)
         output, hidden = self._run(input, hx)
         if self.batch_first:
             # NOTE: torch transposes an LSTM's output back out of place, RNN's and GRU's in place
@@ -283,6 +409,8 @@ class RNNBase(Module):
 
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            s += f", proj_size={self.proj_size}"
         if self.num_layers != 1:
             s += f", num_layers={self.num_layers}"
         if self.bias is not True:
@@ -303,6 +431,8 @@ class RNN(RNNBase):
         if len(args) > 3:
             nonlinearity = args[3]
             args = args[:3] + args[4:]
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         modes = {"tanh": "RNN_TANH", "relu": "RNN_RELU"}
         if nonlinearity not in modes:
             raise ValueError(
@@ -342,6 +472,7 @@ class RNNCellBase(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.bias = bias

@@ -8,7 +8,7 @@ from typing import Any
 from detachviz import torch as T
 from detachviz.nn import functional as F
 from detachviz.nn import init
-from detachviz.nn.module import Module
+from detachviz.nn.module import Module, refuse_non_cpu
 from detachviz.nn.parameter import Parameter
 
 
@@ -28,8 +28,7 @@ class Embedding(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
-        if sparse:
-            raise NotImplementedError("nn.Embedding(sparse=True) is not supported by detachviz")
+        refuse_non_cpu(device)
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         if padding_idx is not None:

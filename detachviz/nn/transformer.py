@@ -1,5 +1,7 @@
-"""`TransformerEncoderLayer` (self-attention then feed-forward, post- or pre-norm) and
-`TransformerEncoder` (N deep copies of one layer), built and initialised in torch's order.
+"""`TransformerEncoderLayer` (self-attention then feed-forward, post- or pre-norm),
+`TransformerDecoderLayer` (self-attention, cross-attention, feed-forward), their stacks
+(N deep copies of one layer) and `Transformer`, built and initialised in torch's order;
+a mask equal to the causal mask turns into torch's `is_causal` hint as torch detects it.
 
 NOTE: torch's inference fast path (`torch._transformer_encoder_layer_fwd`, taken in eval
 mode without grad) computes the same values with fused kernels; here the one path computes
@@ -17,14 +19,45 @@ import numpy as np
 
 from detachviz import torch as T
 from detachviz.nn import functional as F
+from detachviz.nn import init
 from detachviz.nn.attention import MultiheadAttention
 from detachviz.nn.container import ModuleList
 from detachviz.nn.dropout import Dropout
 from detachviz.nn.layernorm import LayerNorm
 from detachviz.nn.linear import Linear
-from detachviz.nn.module import Module
+from detachviz.nn.module import Module, refuse_non_cpu
 
 _ACTIVATIONS: dict[str, Callable[..., Any]] = {"relu": F.relu, "gelu": F.gelu}
+
+
+def _activation(activation: Any) -> Any:
+    if isinstance(activation, str):
+        if activation not in _ACTIVATIONS:
+            raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+        return _ACTIVATIONS[activation]
+    return activation
+
+
+def _causal_mask(sz: int, dtype: Any = None) -> Any:
+    """0 on and below the diagonal, -inf above it (a causal additive mask)."""
+    rows = np.arange(sz)
+    mask = np.where(rows[None, :] > rows[:, None], -np.inf, 0.0)
+    return T.tensor(mask, dtype=dtype or T.get_default_dtype())
+
+
+def _seq_len(x: Any, batch_first: bool) -> int:
+    return int(x.shape[0] if x.dim() == 2 or not batch_first else x.shape[1])
+
+
+def _detect_is_causal_mask(mask: Any, is_causal: bool | None, size: int | None) -> bool:
+    """torch's hint: is_causal=None means "is `mask` exactly the causal mask?" (then the
+    attention runs with is_causal=True and no mask, as torch's does)."""
+    if is_causal is not None or mask is None:
+        return is_causal is True
+    causal = _causal_mask(size if size is not None else mask.shape[-2], mask.dtype)
+    if tuple(mask.shape) != tuple(causal.shape):
+        return False
+    return bool((mask == causal).all())
 
 
 class TransformerEncoderLayer(Module):
@@ -43,6 +76,7 @@ class TransformerEncoderLayer(Module):
         dtype: Any = None,
     ) -> None:
         super().__init__()
+        refuse_non_cpu(device)
         kwargs = {} if dtype is None else {"dtype": dtype}
         self.self_attn = MultiheadAttention(
             d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kwargs
@@ -55,11 +89,7 @@ class TransformerEncoderLayer(Module):
         self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
-        if isinstance(activation, str):
-            if activation not in _ACTIVATIONS:
-                raise RuntimeError(f"activation should be relu/gelu, not {activation}")
-            activation = _ACTIVATIONS[activation]
-        self.activation = activation
+        self.activation = _activation(activation)
 
     def forward(
         self,
@@ -119,12 +149,14 @@ class TransformerEncoder(Module):
         is_causal: bool | None = None,
     ) -> Any:
         nested = self._nested_fast_path(src, mask, src_key_padding_mask)
+        batch_first = bool(self.layers) and self.layers[0].self_attn.batch_first
+        is_causal = _detect_is_causal_mask(mask, is_causal, _seq_len(src, batch_first))
         output = src
         for mod in self.layers:
             output = mod(
                 output,
                 src_mask=mask,
-                is_causal=bool(is_causal),
+                is_causal=is_causal,
                 src_key_padding_mask=src_key_padding_mask,
             )
         if self.norm is not None:
@@ -154,19 +186,230 @@ class TransformerEncoder(Module):
         )
 
 
-class Transformer(Module):
-    """torch.nn.Transformer: only its static `generate_square_subsequent_mask` (which
-    encoder-only tutorials call); building the encoder-decoder model is refused."""
+class TransformerDecoderLayer(Module):
+    """Self-attention, cross-attention on `memory`, feed-forward; post- or pre-norm."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(
-            "nn.Transformer (the encoder-decoder model) is not supported by detachviz; "
-            "nn.TransformerEncoder and nn.TransformerEncoderLayer are"
+    def __init__(
+        self,
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: Any = F.relu,
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        refuse_non_cpu(device)
+        kwargs = {} if dtype is None else {"dtype": dtype}
+        self.self_attn = MultiheadAttention(
+            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kwargs
+        )
+        self.multihead_attn = MultiheadAttention(
+            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kwargs
+        )
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kwargs)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kwargs)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.dropout3 = Dropout(dropout)
+        self.activation = _activation(activation)
+
+    def forward(
+        self,
+        tgt: Any,
+        memory: Any,
+        tgt_mask: Any = None,
+        memory_mask: Any = None,
+        tgt_key_padding_mask: Any = None,
+        memory_key_padding_mask: Any = None,
+        tgt_is_causal: bool = False,
+        memory_is_causal: bool = False,
+    ) -> Any:
+        x = tgt
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+            x = x + self._mha_block(
+                self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal
+            )
+            x = x + self._ff_block(self.norm3(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
+            mha = self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+            x = self.norm2(x + mha)
+            x = self.norm3(x + self._ff_block(x))
+        return x
+
+    def _sa_block(self, x: Any, attn_mask: Any, key_padding_mask: Any, is_causal: bool) -> Any:
+        x = self.self_attn(
+            x,
+            x,
+            x,
+            attn_mask=attn_mask,
+            key_padding_mask=key_padding_mask,
+            is_causal=is_causal,
+            need_weights=False,
+        )[0]
+        return self.dropout1(x)
+
+    def _mha_block(
+        self, x: Any, mem: Any, attn_mask: Any, key_padding_mask: Any, is_causal: bool
+    ) -> Any:
+        x = self.multihead_attn(
+            x,
+            mem,
+            mem,
+            attn_mask=attn_mask,
+            key_padding_mask=key_padding_mask,
+            is_causal=is_causal,
+            need_weights=False,
+        )[0]
+        return self.dropout2(x)
+
+    def _ff_block(self, x: Any) -> Any:
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return self.dropout3(x)
+
+
+class TransformerDecoder(Module):
+    def __init__(
+        self, decoder_layer: TransformerDecoderLayer, num_layers: int, norm: Module | None = None
+    ) -> None:
+        super().__init__()
+        self.layers = ModuleList([copy.deepcopy(decoder_layer) for _ in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(
+        self,
+        tgt: Any,
+        memory: Any,
+        tgt_mask: Any = None,
+        memory_mask: Any = None,
+        tgt_key_padding_mask: Any = None,
+        memory_key_padding_mask: Any = None,
+        tgt_is_causal: bool | None = None,
+        memory_is_causal: bool = False,
+    ) -> Any:
+        batch_first = self.layers[0].self_attn.batch_first
+        tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, _seq_len(tgt, batch_first))
+        output = tgt
+        for mod in self.layers:
+            output = mod(
+                output,
+                memory,
+                tgt_mask=tgt_mask,
+                memory_mask=memory_mask,
+                tgt_key_padding_mask=tgt_key_padding_mask,
+                memory_key_padding_mask=memory_key_padding_mask,
+                tgt_is_causal=tgt_is_causal,
+                memory_is_causal=memory_is_causal,
+            )
+        if self.norm is not None:
+            output = self.norm(output)
+        return output
+
+
+class Transformer(Module):
+    """torch.nn.Transformer: an encoder stack and a decoder stack, each closed by a LayerNorm;
+    every parameter of more than one dimension redrawn with xavier_uniform_ after building."""
+
+    def __init__(
+        self,
+        d_model: int = 512,
+        nhead: int = 8,
+        num_encoder_layers: int = 6,
+        num_decoder_layers: int = 6,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: Any = F.relu,
+        custom_encoder: Module | None = None,
+        custom_decoder: Module | None = None,
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        refuse_non_cpu(device)
+        kwargs = {} if dtype is None else {"dtype": dtype}
+        layer_kwargs: dict[str, Any] = {
+            "d_model": d_model,
+            "nhead": nhead,
+            "dim_feedforward": dim_feedforward,
+            "dropout": dropout,
+            "activation": activation,
+            "layer_norm_eps": layer_norm_eps,
+            "batch_first": batch_first,
+            "norm_first": norm_first,
+            "bias": bias,
+            **kwargs,
+        }
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            enc_layer = TransformerEncoderLayer(**layer_kwargs)
+            enc_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
+            self.encoder = TransformerEncoder(enc_layer, num_encoder_layers, enc_norm)
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            dec_layer = TransformerDecoderLayer(**layer_kwargs)
+            dec_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
+            self.decoder = TransformerDecoder(dec_layer, num_decoder_layers, dec_norm)
+        for p in self.parameters():
+            if p.dim() > 1:
+                init.xavier_uniform_(p)
+        self.d_model = d_model
+        self.nhead = nhead
+        self.batch_first = batch_first
+
+    def forward(
+        self,
+        src: Any,
+        tgt: Any,
+        src_mask: Any = None,
+        tgt_mask: Any = None,
+        memory_mask: Any = None,
+        src_key_padding_mask: Any = None,
+        tgt_key_padding_mask: Any = None,
+        memory_key_padding_mask: Any = None,
+        src_is_causal: bool | None = None,
+        tgt_is_causal: bool | None = None,
+        memory_is_causal: bool = False,
+    ) -> Any:
+        batch = 0 if self.batch_first else 1
+        if src.dim() == 3 and src.shape[batch] != tgt.shape[batch]:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(
+            src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal
+        )
+        return self.decoder(
+            tgt,
+            memory,
+            tgt_mask=tgt_mask,
+            memory_mask=memory_mask,
+            tgt_key_padding_mask=tgt_key_padding_mask,
+            memory_key_padding_mask=memory_key_padding_mask,
+            tgt_is_causal=tgt_is_causal,
+            memory_is_causal=memory_is_causal,
         )
 
     @staticmethod
     def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Any:
         """0 on and below the diagonal, -inf above it (a causal additive mask)."""
-        rows = np.arange(sz)
-        mask = np.where(rows[None, :] > rows[:, None], -np.inf, 0.0)
-        return T.tensor(mask, dtype=dtype or T.get_default_dtype())
+        refuse_non_cpu(device)
+        return _causal_mask(sz, dtype)

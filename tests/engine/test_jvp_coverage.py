@@ -19,6 +19,7 @@ NO_FORWARD_AD: dict[str, str] = {
     # rnn helper: torch's derivatives.yaml gives mkldnn_rnn_layer no forward-mode formula
     "MkldnnRnnLayerBackward0": "the fused oneDNN LSTM layer (torch: not implemented)",
     "ScaledDotProductFlashAttentionForCpuBackward0": "the fused CPU flash attention kernel",
+    "PackPaddedSequenceBackward0": "_pack_padded_sequence (torch: not implemented)",
 }
 
 

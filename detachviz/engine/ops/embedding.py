@@ -121,8 +121,13 @@ def embedding(
     _check_indices(indices, "embedding")
     if weight.dim() != 2:
         raise RuntimeError("'weight' must be 2-D")
-    if sparse:
-        raise NotImplementedError("Embedding(sparse=True) is not supported by detachviz")
+    if sparse and weight._requires_grad and state.grad_enabled:
+        # NOTE: a frozen (or no_grad) sparse embedding computes what a dense one does
+        raise NotImplementedError(
+            "Embedding(sparse=True) on a weight that requires grad is not supported by "
+            "detachviz: its gradient would be a sparse COO tensor, which detachviz lacks "
+            "(sparse=False gives the same values with a dense gradient)"
+        )
     idx = indices._data.astype(np.int64)
     num = weight._data.shape[0]
     if idx.size and (idx.min() < 0 or idx.max() >= num):
@@ -131,7 +136,7 @@ def embedding(
     out = object.__new__(Tensor)
     init_tensor(out, data, weight._dtype)
     pad = int(padding_idx)
-    attrs = (pad % _U64, bool(scale_grad_by_freq), False, num)
+    attrs = (pad % _U64, bool(scale_grad_by_freq), bool(sparse), num)
     attach_saved(EMBEDDING, out, (weight,), (indices,), attrs)
     return finish(EMBEDDING, "embedding", (weight, indices), out, attrs, record=(weight,),
                   attached=True)  # fmt: skip

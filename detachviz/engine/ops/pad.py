@@ -1,6 +1,6 @@
 """Padding: constant_pad_nd (ConstantPadNdBackward0) and the reflection / replication pads
 (ReflectionPad{1,2,3}DBackward0, ReplicationPad{1,2,3}DBackward0), as torch._C._nn.pad
-dispatches them.
+dispatches them; the circular pad is composite in torch too (copies into slices).
 
 A constant pad's gradient is the constant pad with the pads negated (a crop), so it is
 differentiable for free. A reflection or replication pad is a gather along each padded dim
@@ -57,17 +57,22 @@ CONSTANT_PAD = node_class(
 )
 
 
+def _check_length(pad: Any, ndim: int) -> None:
+    """torch's checks of a pad list, whatever the mode."""
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * ndim:
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension but "
+            f"got padding length {len(pad)} and input of dimension {ndim}"
+        )
+
+
 def constant_pad_nd(x: Tensor, pad: Any, value: Any = 0) -> Tensor:
     """torch.constant_pad_nd: pads (left, right) pairs from the last dim; negative pads crop."""
     pad = tuple(int(p) for p in pad)
     xd = x._data
-    if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) // 2 > xd.ndim:
-        raise RuntimeError(
-            "Padding length should be less than or equal to two times the input dimension but "
-            f"got padding length {len(pad)} and input of dimension {xd.ndim}"
-        )
+    _check_length(pad, xd.ndim)
     for d, (lo, hi) in enumerate(_pairs(pad, xd.ndim)):
         if xd.shape[d] + lo + hi < 0:
             raise RuntimeError(
@@ -195,14 +200,59 @@ def index_pad(x: Tensor, mode: str, padding: Any) -> Tensor:
     return apply(PAD_NODES[mode, n], f"{mode}_pad{n}d", (x,), data, x._dtype, (padding,))
 
 
+# --------------------------------------------------------------------------------------------
+# circular
+# --------------------------------------------------------------------------------------------
+def circular_pad(x: Tensor, padding: Any) -> Tensor:
+    """torch's _pad_circular, built as torch builds it from views and copies (so its graph is
+    torch's chain of CopySlices / SliceBackward0): the input (cropped where a pad is negative)
+    copied into the middle of a new tensor, then per padded dim, first to last, the left pad
+    copied from the output's right end and the right pad from its left end."""
+    padding = tuple(int(p) for p in padding)
+    n = len(padding) // 2
+    shape = tuple(x.shape)
+    if len(padding) % 2 or n not in (1, 2, 3) or len(shape) not in (n + 1, n + 2):
+        raise NotImplementedError(
+            f"Padding size {len(padding)} is not supported for {len(shape)}D input tensor.\n"
+            f"{_COMBOS}"
+        )
+    first = len(shape) - n
+    pads = [_pairs(padding, len(shape))[first + i] for i in range(n)]
+    out_shape = list(shape)
+    for i, (lo, hi) in enumerate(pads):
+        size = shape[first + i]
+        if lo > size or hi > size:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        out_shape[first + i] = size + lo + hi
+        if out_shape[first + i] < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension.")
+    out = x.new_empty(tuple(out_shape))
+    core_out, core_in = out, x
+    for i, (lo, hi) in enumerate(pads):
+        d = first + i
+        core_out = core_out.narrow(d, max(lo, 0), out_shape[d] - max(lo, 0) - max(hi, 0))
+        core_in = core_in.narrow(d, max(-lo, 0), shape[d] - max(-lo, 0) - max(-hi, 0))
+    core_out.copy_(core_in)
+    for i, (lo, hi) in enumerate(pads):
+        d = first + i
+        size = out_shape[d]
+        if lo > 0:
+            out.narrow(d, 0, lo).copy_(out.narrow(d, size - lo - max(hi, 0), lo))
+        if hi > 0:
+            out.narrow(d, size - hi, hi).copy_(out.narrow(d, max(lo, 0), hi))
+    return out
+
+
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: Any = None) -> Tensor:
-    """torch.nn.functional.pad: 'constant' (value, default 0), 'reflect' or 'replicate'."""
+    """torch.nn.functional.pad: 'constant' (value, default 0), 'reflect', 'replicate' or
+    'circular'."""
     if mode == "constant":
         return constant_pad_nd(input, pad, 0 if value is None else value)
     if value is not None and value != 0:
         raise AssertionError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    _check_length(pad, input.dim())
     if mode in _MODES:
         return index_pad(input, mode, pad)
     if mode == "circular":
-        raise NotImplementedError("F.pad(mode='circular') is not supported by detachviz")
+        return circular_pad(input, pad)
     raise NotImplementedError(f"Unrecognised padding mode {mode}")

@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import state, trace
+from detachviz.engine import factory, state, trace
 from detachviz.engine.function import apply, attach
 from detachviz.engine.node import MULTI, Node, Saved, node_class
 from detachviz.engine.ops.join import cat
+from detachviz.engine.ops.view import split_bounds
 from detachviz.engine.tensor import Tensor, init_tensor, wrap
 
 _new = object.__new__
@@ -87,7 +88,7 @@ def unsafe_split(x: Tensor, split_size: int, dim: int = 0) -> tuple[Tensor, ...]
     xd = x._data
     d = dim % xd.ndim
     size = xd.shape[d]
-    bounds = [(b, min(b + split_size, size)) for b in range(0, size, split_size)] or [(0, 0)]
+    bounds = split_bounds(size, split_size)
     datas = [xd[(slice(None),) * d + (slice(b, e),)] for b, e in bounds]
     attrs = (dim, xd.shape, split_size)
     outs = _multi_result(UNSAFE_SPLIT, "unsafe_split", (x,), datas, x._dtype, attrs)
@@ -242,3 +243,102 @@ def transpose_fresh_(x: Tensor, dim0: int, dim1: int) -> Tensor:
     )
     out._bump()
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# packed sequences: torch._pack_padded_sequence (PackPaddedSequenceBackward0)
+# --------------------------------------------------------------------------------------------
+def _packed_rows(sizes: Any, batch_sizes: list[int], batch_first: bool) -> Any:
+    """Row k of the packed data is this row of the input flattened to (rows, *features):
+    step t's first batch_sizes[t] entries, step after step."""
+    steps, batch = (sizes[1], sizes[0]) if batch_first else (sizes[0], sizes[1])
+    rows = [
+        (b * steps + t) if batch_first else (t * batch + b)
+        for t, n in enumerate(batch_sizes)
+        for b in range(n)
+    ]
+    return np.asarray(rows, dtype=np.intp)
+
+
+def _pack_backward_tensor(g: Tensor, sizes: Any, batch_sizes: list[int], first: bool) -> Tensor:
+    """torch's _pack_padded_sequence_backward, composite as in torch (copies into slices of
+    zeros, then the transpose back), so a double backward sees torch's nodes."""
+    time_major = (sizes[1], sizes[0], *sizes[2:]) if first else tuple(sizes)
+    out = factory.zeros(time_major, dtype=g._dtype)
+    offset = 0
+    for t, n in enumerate(batch_sizes):
+        out[t].narrow(0, 0, n).copy_(g.narrow(0, offset, n))
+        offset += n
+    return out.transpose(0, 1) if first else out
+
+
+def _pack_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
+    sizes, batch_sizes = a.input_sym_sizes, a.result1.tolist()
+    if isinstance(g, Tensor):
+        return _pack_backward_tensor(g, sizes, batch_sizes, a.batch_first)
+    flat = np.zeros((int(np.prod(sizes[:2])), *sizes[2:]), dtype=g.dtype)
+    flat[_packed_rows(sizes, batch_sizes, a.batch_first)] = g
+    return flat.reshape(sizes)
+
+
+PACK_PADDED = node_class(
+    "PackPaddedSequenceBackward0",
+    (_pack_vjp,),
+    attrs=("batch_first", "input_sym_sizes", "result1"),
+)
+
+
+def pack_padded_sequence(x: Tensor, lengths: Tensor, batch_first: bool) -> tuple[Tensor, Tensor]:
+    """torch._pack_padded_sequence: (data, batch_sizes) of a padded (T, B, *) input (or
+    (B, T, *) with batch_first) whose sequence lengths are `lengths` (int64, decreasing)."""
+    xd = x._data
+    lens = lengths._data
+    if xd.size == 0:
+        raise RuntimeError("Cannot pack empty tensors.")
+    if lens.ndim != 1 or lengths._dtype.name != "int64":
+        raise RuntimeError(
+            f"'lengths' argument should be a 1D CPU int64 tensor, but got {lens.ndim}D cpu "
+            f"{lengths._dtype.legacy[: -len('Tensor')]} tensor"
+        )
+    batch = xd.shape[0] if batch_first else xd.shape[1]
+    steps = xd.shape[1] if batch_first else xd.shape[0]
+    if lens.shape[0] != batch:
+        raise RuntimeError(
+            f"Expected `len(lengths)` to be equal to batch_size, but got {lens.shape[0]} "
+            f"(batch_size={batch})"
+        )
+    ls = [int(v) for v in lens.tolist()]
+    if ls[-1] <= 0:
+        raise RuntimeError(
+            "Length of all samples has to be greater than 0, but found an element in 'lengths' "
+            "that is <= 0"
+        )
+    if any(a < b for a, b in zip(ls, ls[1:])):
+        raise RuntimeError(
+            "`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
+            "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
+            "to sidestep this requirement if you do not need ONNX exportability."
+        )
+    if ls[0] > steps:  # torch reads past the input here; refused instead
+        raise RuntimeError(
+            f"pack_padded_sequence: a length ({ls[0]}) exceeds the input's sequence length "
+            f"({steps})"
+        )
+    batch_sizes = [sum(1 for v in ls if v > t) for t in range(ls[0])]
+    flat = xd.reshape((xd.shape[0] * xd.shape[1], *xd.shape[2:]))
+    data = flat[_packed_rows(xd.shape, batch_sizes, batch_first)]
+    sizes_t = wrap(np.asarray(batch_sizes, dtype=np.int64), lengths._dtype)
+    if state.fw_hooks is not None and x._fw_tangent is not None:
+        raise NotImplementedError(
+            "Trying to use forward AD with _pack_padded_sequence that does not support it "
+            "because it has not been implemented yet."
+        )
+    out = apply(
+        PACK_PADDED,
+        "_pack_padded_sequence",
+        (x,),
+        data,
+        x._dtype,
+        (batch_first, tuple(xd.shape), sizes_t),
+    )
+    return out, sizes_t

@@ -1,10 +1,12 @@
 """Ordering along a dim: sort, argsort, topk (values and indices, as torch.return_types
-namedtuples), msort. The values' backward scatters the gradient back to the picked
-positions (zeros elsewhere); indices are never differentiable.
+namedtuples), msort. Without stable=True the order of tied values is torch's std::sort's
+(engine/selection.py), as torch's CPU kernel leaves it. The values' backward scatters the
+gradient back to the picked positions (zeros elsewhere); indices are never differentiable.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -21,9 +23,46 @@ sort_type = return_type("sort", ("values", "indices"))
 topk_type = return_type("topk", ("values", "indices"))
 
 
-def _order(a: np.ndarray, d: int, descending: bool) -> np.ndarray:
-    """Stable sorting order along `d` (ties keep their original order both ways; NaN is
-    the largest value, as in torch)."""
+def _introsort_row(row: list[float], descending: bool) -> list[int]:
+    """The order libstdc++'s std::sort (what torch's CPU sort runs unless stable=True) leaves
+    one row in, ties included."""
+    q = [(v, j) for j, v in enumerate(row)]
+    if descending:
+
+        def less(x: Any, y: Any) -> bool:
+            return (math.isnan(x[0]) and not math.isnan(y[0])) or x[0] > y[0]
+    else:
+
+        def less(x: Any, y: Any) -> bool:
+            return (not math.isnan(x[0]) and math.isnan(y[0])) or x[0] < y[0]
+
+    selection.sort(q, 0, len(q), less)
+    return [j for _, j in q]
+
+
+def _order(a: np.ndarray, d: int, descending: bool, stable: bool = True) -> np.ndarray:
+    """The sorting order along `d` (NaN is the largest value, as in torch). stable: ties keep
+    their original order both ways; else torch's std::sort order, which differs from the
+    stable one only where a row longer than 16 (its insertion-sort cutoff) has ties."""
+    order = _stable_order(a, d, descending)
+    if stable or a.shape[d] <= 16:
+        return order
+    ranked = np.take_along_axis(a, order, axis=d)
+    moved = np.moveaxis(ranked, d, -1)
+    nan = np.isnan(moved) if moved.dtype.kind in "fc" else np.zeros(moved.shape, bool)
+    tied = (moved[..., 1:] == moved[..., :-1]) | (nan[..., 1:] & nan[..., :-1])
+    if not tied.any():
+        return order
+    rows = np.moveaxis(a, d, -1)
+    flat = rows.reshape(-1, rows.shape[-1])
+    out = np.moveaxis(order, d, -1).reshape(flat.shape).copy()
+    for r, has_ties in enumerate(tied.reshape(flat.shape[0], -1).any(axis=1)):
+        if has_ties:
+            out[r] = _introsort_row(flat[r].astype(np.float64).tolist(), descending)
+    return np.moveaxis(out.reshape(rows.shape), -1, d)
+
+
+def _stable_order(a: np.ndarray, d: int, descending: bool) -> np.ndarray:
     if not descending:
         return np.argsort(a, axis=d, kind="stable")
     n = a.shape[d]
@@ -71,7 +110,8 @@ def _picked(
 
 def sort(x: Tensor, dim: int = -1, descending: bool = False, *, stable: bool | None = None) -> Any:
     d = dim_index(dim, x._data.ndim)
-    order = _order(x._data, d, descending) if x._data.ndim else np.zeros((), np.intp)
+    nd = x._data.ndim
+    order = _order(x._data, d, descending, bool(stable)) if nd else np.zeros((), np.intp)
     return _picked(x, order, d, SORT, "sort", dim, sort_type)
 
 
@@ -79,7 +119,7 @@ def argsort(x: Tensor, dim: int = -1, descending: bool = False, *, stable: bool 
     d = dim_index(dim, x._data.ndim)
     if not x._data.ndim:
         return wrap(np.zeros((), np.int64), _long)
-    return wrap(_order(x._data, d, descending).astype(np.int64), _long)
+    return wrap(_order(x._data, d, descending, bool(stable)).astype(np.int64), _long)
 
 
 def msort(x: Tensor) -> Tensor:

@@ -343,14 +343,19 @@ UNBIND = node_class(
 )
 
 
+def split_bounds(size: int, step: int) -> list[tuple[int, int]]:
+    """torch's split geometry along a dim of `size`: (start, stop) of each piece of `step`
+    (the last may be shorter; an empty dim gives one empty piece). unsafe_split's too."""
+    return [(b, min(b + step, size)) for b in range(0, size, step)] or [(0, 0)]
+
+
 def split(x: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
     nd = x._data.ndim
     d = dim % nd
     size = x._data.shape[d]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
-        bounds = list(range(0, size, step)) or [0]
-        datas = [x._data[(slice(None),) * d + (slice(b, b + step),)] for b in bounds]
+        datas = [x._data[(slice(None),) * d + (slice(b, e),)] for b, e in split_bounds(size, step)]
         return multi_view(SPLIT, "split", x, datas, (dim, x._data.shape, step))
     sizes = tuple(split_size_or_sections)
     if builtins.sum(sizes) != size:

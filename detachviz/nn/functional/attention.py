@@ -99,6 +99,16 @@ def _canonical_mask(mask: Tensor | None, dtype: Any) -> Tensor | None:
     return _attention_mask_as_float(mask, dtype, allowed=False)
 
 
+def _pad_masks(attn_mask: Tensor | None, key_padding_mask: Tensor | None) -> Any:
+    """Both masks widened by one kept (0) key position at the end."""
+    from detachviz.nn.functional.spatial import pad
+
+    return (
+        None if attn_mask is None else pad(attn_mask, (0, 1)),
+        None if key_padding_mask is None else pad(key_padding_mask, (0, 1)),
+    )
+
+
 def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Tensor | None) -> Any:
     """q, k, v projected with the packed (3E, E) weight, as torch splits it: one linear for
     self-attention (then unflattened and unpacked), two when key is value, else three."""
@@ -150,19 +160,10 @@ def multi_head_attention_forward(
 ) -> tuple[Tensor, Tensor | None]:
     """torch's multi-head attention on (L, N, E) inputs (or unbatched (L, E)): the explicit
     bmm/softmax path when the weights are wanted, scaled_dot_product_attention otherwise."""
-    unsupported = {
-        "bias_k": bias_k is not None,
-        "bias_v": bias_v is not None,
-        "add_zero_attn": add_zero_attn,
-        "use_separate_proj_weight": use_separate_proj_weight,
-        "static_k": static_k is not None,
-        "static_v": static_v is not None,
-    }
-    for name, used in unsupported.items():
-        if used:
-            raise NotImplementedError(
-                f"multi_head_attention_forward({name}=...) is not supported by detachviz"
-            )
+    if static_k is not None or static_v is not None:
+        raise NotImplementedError(
+            "multi_head_attention_forward(static_k=..., static_v=...) is not supported by detachviz"
+        )
     batched = query.dim() == 3
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -186,7 +187,27 @@ def multi_head_attention_forward(
         if key_padding_mask is not None:
             is_causal = False
     head_dim = embed_dim // num_heads
-    q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    if not use_separate_proj_weight:
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    else:
+        for name, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
+            if w is None:
+                raise AssertionError(
+                    f"use_separate_proj_weight is True but {name}_proj_weight is None"
+                )
+        b_q, b_k, b_v = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
+        e_q, e_k, e_v = query.shape[-1], key.shape[-1], value.shape[-1]
+        for name, w, want in (
+            ("query", q_proj_weight, (e_q, e_q)),
+            ("key", k_proj_weight, (e_q, e_k)),
+            ("value", v_proj_weight, (e_q, e_v)),
+        ):
+            assert w is not None  # checked above
+            if tuple(w.shape) != want:
+                raise AssertionError(f"expecting {name} weights shape of {want}, but got {w.shape}")
+        q = linear(query, q_proj_weight, b_q)
+        k = linear(key, k_proj_weight, b_k)
+        v = linear(value, v_proj_weight, b_v)
     src_len = key.shape[0]
     if attn_mask is not None:
         if attn_mask.dim() == 2:
@@ -201,9 +222,21 @@ def multi_head_attention_forward(
                 f"The shape of the 3D attn_mask is {attn_mask.shape}, but should be "
                 f"{(bsz * num_heads, tgt_len, src_len)}."
             )
+    if (bias_k is None) != (bias_v is None):
+        raise AssertionError("bias_k and bias_v must both be given or both be None")
+    if bias_k is not None and bias_v is not None:  # one more key and value, learned
+        k = T.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = T.cat([v, bias_v.repeat(1, bsz, 1)])
+        attn_mask, key_padding_mask = _pad_masks(attn_mask, key_padding_mask)
     q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
     k = k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
     v = v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    if add_zero_attn:  # one more all-zero key and value
+        zeros = (bsz * num_heads, 1, head_dim)
+        k = T.cat([k, T.zeros(zeros, dtype=k.dtype)], dim=1)
+        v = T.cat([v, T.zeros(zeros, dtype=v.dtype)], dim=1)
+        attn_mask, key_padding_mask = _pad_masks(attn_mask, key_padding_mask)
+    src_len = k.shape[1]
     if key_padding_mask is not None:
         kpm = key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1)
         kpm = kpm.reshape(bsz * num_heads, 1, src_len)

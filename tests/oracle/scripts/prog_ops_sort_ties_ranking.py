@@ -1,0 +1,26 @@
+# Ranking scores with ties: torch.sort / argsort keep tied items in their original order
+# only with stable=True; the default order of ties is the CPU sort's own
+import torch
+
+torch.manual_seed(11)
+scores = torch.randint(0, 5, (30,)).float()
+print(scores.tolist())
+default = torch.sort(scores, descending=True)
+stable = torch.sort(scores, descending=True, stable=True)
+print(default.indices.tolist())
+print(stable.indices.tolist())
+print(torch.equal(default.values, stable.values), torch.equal(default.indices, stable.indices))
+print(torch.argsort(scores).tolist())
+print(torch.argsort(scores, stable=True).tolist())
+short = torch.tensor([2.0, 1.0, 2.0, 1.0, 0.0])
+print(torch.sort(short).indices.tolist(), torch.sort(short, stable=True).indices.tolist())
+batch = torch.randint(0, 3, (3, 20))
+print(batch.sort(dim=1).indices[:, :8].tolist())
+print(batch.sort(dim=0, descending=True).indices[:, :8].tolist())
+x = torch.randint(0, 4, (25,)).float().requires_grad_()
+vals, idx = x.sort()
+(vals * torch.arange(25.0)).sum().backward()
+print(type(vals.grad_fn).__name__, x.grad.tolist())
+ranks = torch.empty_like(idx)
+ranks[idx] = torch.arange(25)
+print(ranks.tolist())
