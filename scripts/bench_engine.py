@@ -11,6 +11,11 @@ Then the layer ops at tutorial sizes (conv2d, an LSTM cell step, layer_norm, emb
 batch_norm, max_pool2d, cross_entropy): one forward + `.sum().backward()` per call, LOOPS
 calls per run, medians over REPEATS runs, both engines alternating.
 
+Both engines run single-threaded (torch.set_num_threads(1); OpenBLAS, numpy's BLAS, via
+OPENBLAS_NUM_THREADS=1 unless the variable is set): on a shared 2-core machine a second
+thread mostly measures the other processes (torch's conv2d ran 10-30x slower with 2 threads
+under load), and one thread each is the comparison that repeats.
+
 Run: python scripts/bench_engine.py [--repeats N] [--chain N] [--long N] [--only-layers]
 """
 
@@ -19,12 +24,15 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import resource
 import statistics
 import time
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads (see the docstring)
 
 # op name -> (ops per link, f(y, c) producing the next link of the chain); `c` holds the
 # constants: w (20,) of 1.0001 and m (20, 20) of 0.05, so values stay bounded
@@ -112,7 +120,7 @@ LAYERS: dict[str, tuple[int, Callable[[Any], Callable[[], None]]]] = {
 }
 
 
-def _layers(engines: list[Any], repeats: int) -> None:
+def _layers(engines: list[Any], repeats: int, match: str = "") -> None:
     """One table row per layer op: µs per forward+backward call, medians, alternating."""
     real = len(engines) > 1
     print(f"## layer ops at tutorial sizes, fwd + sum().backward(), median of {repeats}\n")
@@ -120,6 +128,8 @@ def _layers(engines: list[Any], repeats: int) -> None:
     print("|---|---:|---:|---:|")
     ratios = []
     for name, (loops, make) in LAYERS.items():
+        if match not in name:
+            continue
         calls = []
         for lib in engines:
             lib.manual_seed(0)
@@ -227,15 +237,17 @@ def main() -> None:
     ap.add_argument("--chain", type=int, default=300)
     ap.add_argument("--long", type=int, default=100_000)
     ap.add_argument("--only-layers", action="store_true", help="just the layer-op table")
+    ap.add_argument("--match", default="", help="only the layer ops whose name contains this")
     args = ap.parse_args()
     import detachviz.torch as dv
 
     try:
         real: Any = importlib.import_module("torch")
+        real.set_num_threads(1)
     except ImportError:
         real = None
     if args.only_layers:
-        _layers([dv] if real is None else [dv, real], args.repeats)
+        _layers([dv] if real is None else [dv, real], args.repeats, args.match)
         return
     print(f"## per op, 20-element float32, chain of {args.chain}, median of {args.repeats}\n")
     print(
