@@ -186,6 +186,43 @@ def _with_indices(cls: Any, name: str, x: Tensor, values: Any, idx: Any, attrs: 
     return out, it
 
 
+def _window_max(xp: Any, k: Ints, s: Ints, d: Ints, out: Ints) -> tuple[Any, Any]:
+    """(max, argmax over the flattened kernel window) of each window of the padded planes
+    xp (P, H, W): argmax's answer (the first maximum, the first NaN if any). Without NaNs a
+    running maximum over the kernel offsets, one whole-plane pass each (many times faster
+    than argmax along a strided window axis of a few elements)."""
+    if np.isnan(xp).any():
+        win = windows(xp[:, None], k, s, d, out)[:, 0]  # (P, OH, OW, KH, KW)
+        flatwin = win.reshape(win.shape[:3] + (-1,))
+        am = np.argmax(flatwin, axis=-1)
+        return np.take_along_axis(flatwin, am[..., None], -1)[..., 0], am
+    kk = k[0] * k[1]
+    stack = np.empty((kk,) + xp.shape[:1] + tuple(out), dtype=xp.dtype)
+    for i in range(k[0]):
+        for j in range(k[1]):
+            stack[i * k[1] + j] = xp[
+                :,
+                i * d[0] : i * d[0] + s[0] * (out[0] - 1) + 1 : s[0],
+                j * d[1] : j * d[1] + s[1] * (out[1] - 1) + 1 : s[1],
+            ]
+    top = stack[0].copy()
+    for r in range(1, kk):
+        np.maximum(top, stack[r], out=top)
+    # the first offset holding the maximum, branch-free (np.where with a random mask is
+    # several times slower): the minimum over r of r where equal, kk where not
+    code = np.uint16 if kk < 2**16 - 1 else np.int64
+    am = np.full(top.shape, kk, dtype=code)
+    for r in range(kk - 1, -1, -1):
+        np.minimum(am, (stack[r] != top) * code(kk) + code(r), out=am)
+    am = am.astype(np.intp)
+    # a zero maximum may be -0.0 or 0.0 in np.maximum's choice; argmax's is the first one
+    zero = np.flatnonzero(top == 0)
+    if zero.size:
+        flat = top.reshape(-1)
+        flat[zero] = stack.reshape(kk, -1)[am.reshape(-1)[zero], zero]
+    return top, am
+
+
 def max_pool2d_with_indices(
     input: Tensor,
     kernel_size: Any,
@@ -204,10 +241,7 @@ def max_pool2d_with_indices(
     _check_pool("max_pool2d", input, k, s, p, d, out)
     x3, lead = _planes(xd)
     xp = _padded(x3, k, s, p, d, out, -math.inf)
-    win = windows(xp[:, None], k, s, d, out)[:, 0]  # (P, OH, OW, KH, KW)
-    flatwin = win.reshape(win.shape[:3] + (-1,))
-    am = np.argmax(flatwin, axis=-1)
-    values = np.take_along_axis(flatwin, am[..., None], -1)[..., 0]
+    values, am = _window_max(xp, k, s, d, out)
     kh, kw = np.divmod(am, k[1])
     rows = np.arange(out[0])[:, None] * s[0] - p[0] + kh * d[0]
     cols = np.arange(out[1])[None, :] * s[1] - p[1] + kw * d[1]
