@@ -90,11 +90,17 @@ def _check_pool(name: str, x: Tensor, k: Ints, s: Ints, p: Ints, d: Ints, out: I
 # --------------------------------------------------------------------------------------------
 # scatter / gather at saved indices (max pools)
 # --------------------------------------------------------------------------------------------
-def scatter_np(g: Any, idx: Any, in_shape: Ints) -> Any:
-    """Each gradient element added at its plane's flat index: the input gradient."""
+def scatter_np(g: Any, idx: Any, in_shape: Ints, disjoint: bool = False) -> Any:
+    """Each gradient element added at its plane's flat index: the input gradient. `disjoint`:
+    no two indices of a plane are equal (windows that do not overlap), so one `+=` in the
+    gradient's dtype gives the bits of the float64 bincount (one addition to 0 each)."""
     hw = in_shape[-2] * in_shape[-1]
     planes = int(np.prod(in_shape[:-2], dtype=np.int64))
     flat = idx.reshape(planes, -1) + (np.arange(planes, dtype=np.int64) * hw)[:, None]
+    if disjoint:
+        res = np.zeros(planes * hw, dtype=g.dtype)
+        res[flat.ravel()] += g.reshape(-1)
+        return res.reshape(in_shape)
     out = np.bincount(flat.ravel(), weights=g.reshape(-1), minlength=planes * hw)
     return out.astype(g.dtype).reshape(in_shape)
 
@@ -111,7 +117,9 @@ def _max_back_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
     idx = idx._data if isinstance(idx, Tensor) else idx
     if isinstance(g, Tensor):
         return _scatter(g, x, idx, a, MAXPOOL_BACK)
-    return scatter_np(g, idx, x.shape)
+    stride = a.stride or a.kernel_size
+    apart = zip(stride, a.kernel_size, a.dilation)
+    return scatter_np(g, idx, x.shape, all(st >= (k - 1) * d + 1 for st, k, d in apart))
 
 
 def _gather_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
