@@ -7,7 +7,16 @@ the growth of the process's resident set (/proc/self/statm) over the run, for bo
 (torch runs first so our allocations do not hide its growth), and for detachviz also
 tracemalloc's peak (numpy reports its buffers to it; torch's C++ allocator does not).
 
-Run: python scripts/bench_engine.py [--repeats N] [--chain N] [--long N]
+Then the layer ops at tutorial sizes (conv2d, an LSTM cell step, layer_norm, embedding,
+batch_norm, max_pool2d, cross_entropy): one forward + `.sum().backward()` per call, LOOPS
+calls per run, medians over REPEATS runs, both engines alternating.
+
+Both engines run single-threaded (torch.set_num_threads(1); OpenBLAS, numpy's BLAS, via
+OPENBLAS_NUM_THREADS=1 unless the variable is set): on a shared 2-core machine a second
+thread mostly measures the other processes (torch's conv2d ran 10-30x slower with 2 threads
+under load), and one thread each is the comparison that repeats.
+
+Run: python scripts/bench_engine.py [--repeats N] [--chain N] [--long N] [--only-layers]
 """
 
 from __future__ import annotations
@@ -15,12 +24,15 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import resource
 import statistics
 import time
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads (see the docstring)
 
 # op name -> (ops per link, f(y, c) producing the next link of the chain); `c` holds the
 # constants: w (20,) of 1.0001 and m (20, 20) of 0.05, so values stay bounded
@@ -39,6 +51,109 @@ OPS: dict[str, tuple[int, Callable[[Any, dict[str, Any]], Any]]] = {
     "unsqueeze, expand, mean(dim)": (3, lambda y, c: y.unsqueeze(0).expand(2, 20).mean(0)),
     "matmul (20x20 @ 20)": (1, lambda y, c: c["m"] @ y),
 }
+
+
+def _conv2d(ns: Any, batch: int, size: int) -> Callable[[], None]:
+    x = ns.randn(batch, 3, size, size, requires_grad=True)
+    w = ns.randn(16, 3, 3, 3, requires_grad=True)
+    b = ns.randn(16, requires_grad=True)
+    f = ns.nn.functional.conv2d
+    return lambda: f(x, w, b, padding=1).sum().backward()
+
+
+def _lstm_cell(ns: Any, batch: int, hidden: int) -> Callable[[], None]:
+    cell = ns.nn.LSTMCell(hidden, hidden)
+    x = ns.randn(batch, hidden, requires_grad=True)
+    h0, c0 = ns.randn(batch, hidden), ns.randn(batch, hidden)
+
+    def run() -> None:
+        h, c = cell(x, (h0, c0))
+        (h.sum() + c.sum()).backward()
+
+    return run
+
+
+def _layer_norm(ns: Any, rows: int, width: int) -> Callable[[], None]:
+    x = ns.randn(rows, width, requires_grad=True)
+    w = ns.randn(width, requires_grad=True)
+    b = ns.randn(width, requires_grad=True)
+    f = ns.nn.functional.layer_norm
+    return lambda: f(x, (width,), w, b).sum().backward()
+
+
+def _embedding(ns: Any, vocab: int, dim: int) -> Callable[[], None]:
+    emb = ns.nn.Embedding(vocab, dim)
+    idx = ns.randint(0, vocab, (32, 20))
+    return lambda: emb(idx).sum().backward()
+
+
+def _batch_norm(ns: Any, batch: int, size: int) -> Callable[[], None]:
+    bn = ns.nn.BatchNorm2d(16)
+    x = ns.randn(batch, 16, size, size, requires_grad=True)
+    return lambda: bn(x).sum().backward()
+
+
+def _max_pool2d(ns: Any, batch: int, size: int) -> Callable[[], None]:
+    x = ns.randn(batch, 16, size, size, requires_grad=True)
+    f = ns.nn.functional.max_pool2d
+    return lambda: f(x, 2).sum().backward()
+
+
+def _cross_entropy(ns: Any, batch: int, classes: int) -> Callable[[], None]:
+    x = ns.randn(batch, classes, requires_grad=True)
+    t = ns.randint(0, classes, (batch,))
+    f = ns.nn.functional.cross_entropy
+    return lambda: f(x, t).backward()
+
+
+# row name -> (calls per run, factory(torch-like module) -> one fwd+bwd call)
+LAYERS: dict[str, tuple[int, Callable[[Any], Callable[[], None]]]] = {
+    "conv2d 8x3x28x28 -> 16, k3 pad1": (20, lambda ns: _conv2d(ns, 8, 28)),
+    "conv2d 32x3x32x32 -> 16, k3 pad1": (5, lambda ns: _conv2d(ns, 32, 32)),
+    "LSTMCell step, batch 16, hidden 32": (50, lambda ns: _lstm_cell(ns, 16, 32)),
+    "LSTMCell step, batch 64, hidden 128": (20, lambda ns: _lstm_cell(ns, 64, 128)),
+    "layer_norm 32x128": (50, lambda ns: _layer_norm(ns, 32, 128)),
+    "embedding 1000x64, 32x20 ids": (50, lambda ns: _embedding(ns, 1000, 64)),
+    "batch_norm2d 16x16x28x28 (train)": (10, lambda ns: _batch_norm(ns, 16, 28)),
+    "max_pool2d 16x16x28x28, k2": (10, lambda ns: _max_pool2d(ns, 16, 28)),
+    "cross_entropy 64x10": (50, lambda ns: _cross_entropy(ns, 64, 10)),
+}
+
+
+def _layers(engines: list[Any], repeats: int, match: str = "") -> None:
+    """One table row per layer op: µs per forward+backward call, medians, alternating."""
+    real = len(engines) > 1
+    print(f"## layer ops at tutorial sizes, fwd + sum().backward(), median of {repeats}\n")
+    print("| op | detachviz µs | torch µs | ratio (dv/torch) |")
+    print("|---|---:|---:|---:|")
+    ratios = []
+    for name, (loops, make) in LAYERS.items():
+        if match not in name:
+            continue
+        calls = []
+        for lib in engines:
+            lib.manual_seed(0)
+            calls.append(make(lib))
+        runs: list[list[float]] = [[] for _ in engines]
+        for _ in range(repeats):
+            for k, call in enumerate(calls):
+                gc.collect()
+                gc.disable()
+                try:
+                    t0 = time.perf_counter()
+                    for _ in range(loops):
+                        call()
+                    runs[k].append((time.perf_counter() - t0) / loops * 1e6)
+                finally:
+                    gc.enable()
+        med = [statistics.median(r) for r in runs]
+        if real:
+            ratios.append(med[0] / med[1])
+            print(f"| {name} | {med[0]:.1f} | {med[1]:.1f} | {med[0] / med[1]:.2f} |")
+        else:
+            print(f"| {name} | {med[0]:.1f} | - | - |")
+    if ratios:
+        print(f"\ngeometric mean ratio: {statistics.geometric_mean(ratios):.2f}\n")
 
 
 def _run_chain(torch: Any, spec: tuple[int, Callable[..., Any]], chain: int) -> tuple[float, float]:
@@ -121,13 +236,19 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=15)
     ap.add_argument("--chain", type=int, default=300)
     ap.add_argument("--long", type=int, default=100_000)
+    ap.add_argument("--only-layers", action="store_true", help="just the layer-op table")
+    ap.add_argument("--match", default="", help="only the layer ops whose name contains this")
     args = ap.parse_args()
     import detachviz.torch as dv
 
     try:
         real: Any = importlib.import_module("torch")
+        real.set_num_threads(1)
     except ImportError:
         real = None
+    if args.only_layers:
+        _layers([dv] if real is None else [dv, real], args.repeats, args.match)
+        return
     print(f"## per op, 20-element float32, chain of {args.chain}, median of {args.repeats}\n")
     print(
         "| op | detachviz fwd µs | detachviz fwd+bwd µs | torch fwd µs | torch fwd+bwd µs "
@@ -156,6 +277,8 @@ def main() -> None:
         f, b, rss, peak = _long_chain(lib, args.long)
         shown = "-" if peak is None else f"{peak:.1f}"
         print(f"| {name} | {f:.3f} | {b:.3f} | {rss:.1f} | {shown} |")
+    print()
+    _layers([dv] if real is None else [dv, real], args.repeats)
 
 
 if __name__ == "__main__":

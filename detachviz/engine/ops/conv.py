@@ -52,75 +52,103 @@ def windows(xp: Any, kernel: Ints, stride: Ints, dilation: Ints, out: Ints) -> A
 
 
 def _pad(x: Any, padding: Ints) -> Any:
+    """x zero-padded in its spatial dims (np.pad's general machinery costs 3x this)."""
     if not any(padding):
         return x
-    return np.pad(x, ((0, 0), (0, 0)) + tuple((p, p) for p in padding))
+    xp = np.zeros(x.shape[:2] + tuple(s + 2 * p for s, p in zip(x.shape[2:], padding)), x.dtype)
+    xp[
+        (slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, x.shape[2:]))
+    ] = x
+    return xp
+
+
+def _offsets(kernel: Ints, stride: Ints, dilation: Ints, out: Ints) -> Any:
+    """(kernel offset, the padded input's region it reads) for every kernel offset."""
+    for off in itertools.product(*(range(k) for k in kernel)):
+        yield (
+            off,
+            tuple(
+                slice(o * d, o * d + s * (n - 1) + 1, s)
+                for o, d, s, n in zip(off, dilation, stride, out)
+            ),
+        )
+
+
+def _im2col(xp: Any, kernel: Ints, stride: Ints, dilation: Ints, out: Ints) -> Any:
+    """The (N, C * prod(kernel), prod(out)) columns of a padded input: one contiguous copy per
+    kernel offset, so each copy runs along the input's rows (a strided window view copied in
+    one go walks the kernel dims innermost and is several times slower)."""
+    n, c = xp.shape[:2]
+    cols = np.empty((n, c) + tuple(kernel) + tuple(out), dtype=xp.dtype)
+    every = (slice(None), slice(None))
+    for off, region in _offsets(kernel, stride, dilation, out):
+        cols[every + off] = xp[every + region]
+    return cols.reshape(n, c * int(np.prod(kernel, dtype=np.int64)), -1)
 
 
 def conv_np(x: Any, w: Any, stride: Ints, padding: Ints, dilation: Ints, groups: int) -> Any:
-    """The plain convolution (cross-correlation, torch's convention) without bias."""
-    nd = x.ndim - 2
+    """The plain convolution (cross-correlation, torch's convention) without bias: im2col, then
+    per group one batched matmul (O/groups, C/groups * k) @ (N, C/groups * k, out), whose
+    result is already in (N, O, *out) layout."""
     kernel = w.shape[2:]
     out = out_size(x.shape[2:], kernel, stride, padding, dilation)
-    win = windows(_pad(x, padding), kernel, stride, dilation, out)
-    cg, og = x.shape[1] // groups, w.shape[0] // groups
-    red = [1] + list(range(2 + nd, 2 + 2 * nd))
-    parts = []
+    n = x.shape[0]
+    cols = _im2col(_pad(x, padding), kernel, stride, dilation, out)
+    ck = cols.shape[1] // groups
+    og = w.shape[0] // groups
+    wm = w.reshape(groups, og, ck)
+    res = np.empty((n, groups, og, cols.shape[2]), dtype=x.dtype)
     for g in range(groups):
-        wg = w[g * og : (g + 1) * og]
-        r = np.tensordot(win[:, g * cg : (g + 1) * cg], wg, axes=(red, [1, *range(2, 2 + nd)]))
-        parts.append(np.moveaxis(r, -1, 1))  # (N, *out, og) -> (N, og, *out)
-    res = parts[0] if groups == 1 else np.concatenate(parts, axis=1)
-    return np.ascontiguousarray(res, dtype=x.dtype)
+        np.matmul(wm[g], cols[:, g * ck : (g + 1) * ck], out=res[:, g])
+    return res.reshape((n, w.shape[0]) + tuple(out))
 
 
 def input_grad_np(
     g: Any, w: Any, in_shape: Ints, stride: Ints, padding: Ints, dilation: Ints, groups: int
 ) -> Any:
-    """The adjoint of `conv_np` in its input: the gradient of an input of `in_shape`."""
-    nd = g.ndim - 2
-    kernel = w.shape[2:]
-    out = g.shape[2:]
-    cg, og = in_shape[1] // groups, w.shape[0] // groups
+    """The adjoint of `conv_np` in its input: the gradient of an input of `in_shape` (the
+    columns' gradient by one batched matmul per group, then col2im: one add per kernel
+    offset into the padded gradient)."""
+    kernel = tuple(w.shape[2:])
+    out = tuple(g.shape[2:])
+    n = g.shape[0]
+    og = w.shape[0] // groups
+    ck = w.shape[1] * int(np.prod(kernel, dtype=np.int64))
+    wt = np.ascontiguousarray(w.reshape(groups, og, ck).transpose(0, 2, 1))  # (groups, ck, og)
+    gm = g.reshape(n, groups, og, -1)
+    cols = np.empty((n, groups, ck, gm.shape[3]), dtype=g.dtype)
+    for gi in range(groups):
+        np.matmul(wt[gi], gm[:, gi], out=cols[:, gi])
+    cols = cols.reshape((n, in_shape[1]) + kernel + out)
     padded = tuple(in_shape[:2]) + tuple(s + 2 * p for s, p in zip(in_shape[2:], padding))
     gxp = np.zeros(padded, dtype=g.dtype)
-    for gi in range(groups):
-        # cols: (N, *out, cg, *kernel)
-        cols = np.tensordot(
-            np.moveaxis(g[:, gi * og : (gi + 1) * og], 1, -1), w[gi * og : (gi + 1) * og], (-1, 0)
-        )
-        for off in itertools.product(*(range(k) for k in kernel)):
-            region = tuple(
-                slice(o * d, o * d + s * (n - 1) + 1, s)
-                for o, d, s, n in zip(off, dilation, stride, out)
-            )
-            piece = cols[(slice(None),) * (1 + nd) + (slice(None),) + off]  # (N, *out, cg)
-            gxp[(slice(None), slice(gi * cg, (gi + 1) * cg)) + region] += np.moveaxis(piece, -1, 1)
+    every = (slice(None), slice(None))
+    for off, region in _offsets(kernel, stride, dilation, out):
+        gxp[every + region] += cols[every + off]
+    if not any(padding):
+        return gxp
     crop = tuple(slice(p, p + s) for p, s in zip(padding, in_shape[2:]))
-    return np.ascontiguousarray(gxp[(slice(None), slice(None)) + crop])
+    return np.ascontiguousarray(gxp[every + crop])
 
 
 def weight_grad_np(
     g: Any, x: Any, w_shape: Ints, stride: Ints, padding: Ints, dilation: Ints, groups: int
 ) -> Any:
-    """The gradient of the weight of `conv_np(x, w)` for the output gradient `g`."""
-    nd = x.ndim - 2
+    """The gradient of the weight of `conv_np(x, w)` for the output gradient `g`: per group
+    a batched (O/groups, out) @ (out, C/groups * k) matmul summed over the batch.
+    NOTE: per sample on purpose: OpenBLAS runs one (og, N * out) @ (N * out, cg * k) product,
+    its inner dim long and its outer ones small, many times slower (measured)."""
     kernel = tuple(w_shape[2:])
-    out = g.shape[2:]
-    win = windows(_pad(x, padding), kernel, stride, dilation, out)
-    cg, og = x.shape[1] // groups, w_shape[0] // groups
-    rows = x.shape[0] * int(np.prod(out, dtype=np.int64))
-    parts = []
+    out = tuple(g.shape[2:])
+    n = x.shape[0]
+    cols = _im2col(_pad(x, padding), kernel, stride, dilation, out)
+    ck = cols.shape[1] // groups
+    og = w_shape[0] // groups
+    gm = g.reshape(n, groups, og, -1)
+    res = np.empty((groups, og, ck), dtype=x.dtype)
     for gi in range(groups):
-        # im2col rows (N * out positions) against the gradient's: (cg * kernel, og), then .T
-        # NOTE: this orientation on purpose: OpenBLAS runs the (og, rows) @ (rows, cg*k)
-        # product with its long inner dim 20x slower (measured) than this transposed one
-        cols = np.moveaxis(win[:, gi * cg : (gi + 1) * cg], 1, 1 + nd).reshape(rows, -1)
-        gm = np.moveaxis(g[:, gi * og : (gi + 1) * og], 1, -1).reshape(rows, og)
-        r = (cols.T @ gm).T.reshape((og, cg) + kernel)
-        parts.append(r)
-    res = parts[0] if groups == 1 else np.concatenate(parts, axis=0)
-    return np.ascontiguousarray(res, dtype=x.dtype)
+        res[gi] = np.matmul(gm[:, gi], cols[:, gi * ck : (gi + 1) * ck].transpose(0, 2, 1)).sum(0)
+    return res.reshape(w_shape)
 
 
 def transposed_shape(

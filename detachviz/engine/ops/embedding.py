@@ -41,11 +41,35 @@ def _weights(idx: Any, padding_idx: int, scale: bool) -> Any:
     return w
 
 
+_MAX_PASSES = 8  # above this many repeats of one index, np.add.at is the faster of the two
+
+
 def dense_backward_np(g: Any, idx: Any, num: int, padding_idx: int, scale: bool) -> Any:
+    """The (num, dim) weight gradient: each looked-up row's gradient added into its row, in
+    order of occurrence (np.add.at's additions, so the same bits). NOTE: np.add.at runs one
+    row at a time; grouping the rows by their rank among the repeats of their index makes
+    each rank one vectorised `out[ids] += rows` (ids unique within a rank), 2x faster at
+    embedding sizes while no index repeats more than _MAX_PASSES times."""
     dim = g.shape[-1]
-    rows = g.reshape(-1, dim) * _weights(idx, padding_idx, scale)[:, None].astype(g.dtype)
+    rows = g.reshape(-1, dim)
+    if scale or padding_idx >= 0:
+        rows = rows * _weights(idx, padding_idx, scale)[:, None].astype(g.dtype)
     out = np.zeros((num, dim), dtype=g.dtype)
-    np.add.at(out, idx.reshape(-1), rows)
+    flat = idx.reshape(-1)
+    n = flat.size
+    if not n:
+        return out
+    order = np.argsort(flat, kind="stable")
+    ids = flat[order]
+    starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
+    rank = np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))
+    passes = int(rank.max()) + 1
+    if passes > _MAX_PASSES:
+        np.add.at(out, flat, rows)
+        return out
+    for r in range(passes):
+        m = rank == r
+        out[ids[m]] += rows[order[m]]
     return out
 
 

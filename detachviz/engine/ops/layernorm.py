@@ -10,6 +10,7 @@ shows no `_saved_eps`, as torch's node has none (torchviz's show_attrs lists wha
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -42,8 +43,30 @@ def _stats(k: Any, x: Any, a: Any) -> tuple[Any, Any, int]:
     return xc, (var + a.eps) ** -0.5, n
 
 
+def _xhat_np(x: Any, a: Any) -> Any:
+    """The normalised input from the forward's saved mean and rstd (torch's backward uses
+    them too; numpy arrays only)."""
+    return (x - a.result1._data) * a.result2._data
+
+
+def _input_grad_np(g: Any, x: Any, w: Any, a: Any) -> Any:
+    axes = _axes(x, a)
+    n = math.prod(a.normalized_shape)
+    xhat = _xhat_np(x, a)
+    gx = g if w is None else g * w
+    add = np.add.reduce
+    mean_g = add(gx, axis=axes, keepdims=True) / n
+    mean_gx = add(gx * xhat, axis=axes, keepdims=True) / n
+    gx = gx - mean_g
+    gx -= xhat * mean_gx
+    gx *= a.result2._data
+    return gx
+
+
 def _input_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
     x, w = s[0], s[1]
+    if k is NP:
+        return _input_grad_np(g, x, w, a)
     axes = _axes(k.data(x), a)
     xc, rstd, n = _stats(k, x, a)
     xhat = xc * rstd
@@ -54,6 +77,8 @@ def _input_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
 
 
 def _weight_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
+    if k is NP:
+        return g * _xhat_np(s[0], a)
     xc, rstd, _ = _stats(k, s[0], a)
     return g * (xc * rstd)  # the engine sums it down to the weight's shape
 
@@ -120,9 +145,12 @@ def native_layer_norm(
     _check(input, shape, bias, "bias")
     axes = tuple(range(xd.ndim - k, xd.ndim))
     # NOTE: the moments in float64, then rounded once to the input's dtype
+    # (np.add.reduce / n is np.mean's own arithmetic, without its Python layer)
+    n = math.prod(shape)
     x64 = xd.astype(np.float64)
-    mean64 = np.mean(x64, axis=axes, keepdims=True)
-    var64 = np.mean((x64 - mean64) ** 2, axis=axes, keepdims=True)
+    mean64 = np.add.reduce(x64, axis=axes, keepdims=True) / n
+    d64 = x64 - mean64
+    var64 = np.add.reduce(d64 * d64, axis=axes, keepdims=True) / n
     rstd = (1.0 / np.sqrt(np.maximum(var64, 0.0) + eps)).astype(xd.dtype)
     mean = mean64.astype(xd.dtype)
     out = xd * rstd + (-rstd * mean)

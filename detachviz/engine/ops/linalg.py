@@ -19,6 +19,7 @@ from detachviz.engine.node import Saved, node_class, set_jvp
 from detachviz.engine.ops.arith import alpha_scaled
 from detachviz.engine.ops.view import SQUEEZE4, UNSAFE_VIEW, expand, reshape, squeeze, unsqueeze
 from detachviz.engine.promote import type_name
+from detachviz.engine.rules import matvec_np
 from detachviz.engine.tensor import Tensor, init_tensor
 
 _ndarray = np.ndarray
@@ -99,7 +100,7 @@ def matmul(x: Tensor, y: Tensor) -> Tensor:
     if nx == 1 and ny == 1:
         return apply(DOT, "matmul", (x, y), np.dot(x._data, y._data), x._dtype)
     if nx == 2 and ny == 1:
-        return apply(MV, "matmul", (x, y), np.matmul(x._data, y._data), x._dtype)
+        return apply(MV, "matmul", (x, y), matvec_np(x._data, y._data), x._dtype)
     if nx == 1 and ny == 2:
         # NOTE: torch computes vector @ matrix as mm(unsqueeze(v, 0), M).squeeze(0)
         r = mm(unsqueeze(x, 0), y)

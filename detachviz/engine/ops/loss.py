@@ -113,6 +113,11 @@ def _picks(x: Any, target: Any, weight: Any, ignore_index: int) -> tuple[Any, An
     cdim = 0 if x.ndim == 1 else 1
     n_classes = x.shape[cdim]
     ignored = target == ignore_index
+    if target.size and not ignored.any() and target.min() >= 0 and target.max() < n_classes:
+        # the common case, in a few numpy calls: nothing ignored, every target in range
+        if weight is None:
+            return target, np.ones(target.shape, dtype=x.dtype)
+        return target, weight.astype(x.dtype)[target]
     bad = ~ignored & ((target < 0) | (target >= n_classes))
     if bad.any():
         raise IndexError(f"Target {int(target[bad].flat[0])} is out of bounds.")
@@ -127,7 +132,10 @@ def _nll_mask(x: Any, target: Any, weight: Any, ignore_index: int) -> Any:
     cdim = 0 if x.ndim == 1 else 1
     safe, w = _picks(x, target, weight, ignore_index)
     mask = np.zeros(x.shape, dtype=x.dtype)
-    np.put_along_axis(mask, np.expand_dims(safe, cdim), np.expand_dims(-w, cdim), axis=cdim)
+    if x.ndim == 2:
+        mask[np.arange(x.shape[0]), safe] = -w
+    else:
+        np.put_along_axis(mask, np.expand_dims(safe, cdim), np.expand_dims(-w, cdim), axis=cdim)
     return mask
 
 
@@ -192,7 +200,10 @@ def _nll(
     wd = None if weight is None else weight._data
     cdim = 0 if xd.ndim == 1 else 1
     safe, w = _picks(xd, td, wd, ignore)
-    picked = np.take_along_axis(xd, np.expand_dims(safe, cdim), cdim).squeeze(cdim)
+    if xd.ndim == 2:
+        picked = xd[np.arange(xd.shape[0]), safe]
+    else:
+        picked = np.take_along_axis(xd, np.expand_dims(safe, cdim), cdim).squeeze(cdim)
     losses = -(picked * w)
     # NOTE: torch leaves total_weight 0 for an unreduced batch, but a 1-D input always sums it
     unreduced = reduction == _NONE and xd.ndim > 1

@@ -90,11 +90,17 @@ def _check_pool(name: str, x: Tensor, k: Ints, s: Ints, p: Ints, d: Ints, out: I
 # --------------------------------------------------------------------------------------------
 # scatter / gather at saved indices (max pools)
 # --------------------------------------------------------------------------------------------
-def scatter_np(g: Any, idx: Any, in_shape: Ints) -> Any:
-    """Each gradient element added at its plane's flat index: the input gradient."""
+def scatter_np(g: Any, idx: Any, in_shape: Ints, disjoint: bool = False) -> Any:
+    """Each gradient element added at its plane's flat index: the input gradient. `disjoint`:
+    no two indices of a plane are equal (windows that do not overlap), so one `+=` in the
+    gradient's dtype gives the bits of the float64 bincount (one addition to 0 each)."""
     hw = in_shape[-2] * in_shape[-1]
     planes = int(np.prod(in_shape[:-2], dtype=np.int64))
     flat = idx.reshape(planes, -1) + (np.arange(planes, dtype=np.int64) * hw)[:, None]
+    if disjoint:
+        res = np.zeros(planes * hw, dtype=g.dtype)
+        res[flat.ravel()] += g.reshape(-1)
+        return res.reshape(in_shape)
     out = np.bincount(flat.ravel(), weights=g.reshape(-1), minlength=planes * hw)
     return out.astype(g.dtype).reshape(in_shape)
 
@@ -111,7 +117,9 @@ def _max_back_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
     idx = idx._data if isinstance(idx, Tensor) else idx
     if isinstance(g, Tensor):
         return _scatter(g, x, idx, a, MAXPOOL_BACK)
-    return scatter_np(g, idx, x.shape)
+    stride = a.stride or a.kernel_size
+    apart = zip(stride, a.kernel_size, a.dilation)
+    return scatter_np(g, idx, x.shape, all(st >= (k - 1) * d + 1 for st, k, d in apart))
 
 
 def _gather_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
@@ -186,6 +194,43 @@ def _with_indices(cls: Any, name: str, x: Tensor, values: Any, idx: Any, attrs: 
     return out, it
 
 
+def _window_max(xp: Any, k: Ints, s: Ints, d: Ints, out: Ints) -> tuple[Any, Any]:
+    """(max, argmax over the flattened kernel window) of each window of the padded planes
+    xp (P, H, W): argmax's answer (the first maximum, the first NaN if any). Without NaNs a
+    running maximum over the kernel offsets, one whole-plane pass each (many times faster
+    than argmax along a strided window axis of a few elements)."""
+    if np.isnan(xp).any():
+        win = windows(xp[:, None], k, s, d, out)[:, 0]  # (P, OH, OW, KH, KW)
+        flatwin = win.reshape(win.shape[:3] + (-1,))
+        am = np.argmax(flatwin, axis=-1)
+        return np.take_along_axis(flatwin, am[..., None], -1)[..., 0], am
+    kk = k[0] * k[1]
+    stack = np.empty((kk,) + xp.shape[:1] + tuple(out), dtype=xp.dtype)
+    for i in range(k[0]):
+        for j in range(k[1]):
+            stack[i * k[1] + j] = xp[
+                :,
+                i * d[0] : i * d[0] + s[0] * (out[0] - 1) + 1 : s[0],
+                j * d[1] : j * d[1] + s[1] * (out[1] - 1) + 1 : s[1],
+            ]
+    top = stack[0].copy()
+    for r in range(1, kk):
+        np.maximum(top, stack[r], out=top)
+    # the first offset holding the maximum, branch-free (np.where with a random mask is
+    # several times slower): the minimum over r of r where equal, kk where not
+    code = np.uint16 if kk < 2**16 - 1 else np.int64
+    am = np.full(top.shape, kk, dtype=code)
+    for r in range(kk - 1, -1, -1):
+        np.minimum(am, (stack[r] != top) * code(kk) + code(r), out=am)
+    am = am.astype(np.intp)
+    # a zero maximum may be -0.0 or 0.0 in np.maximum's choice; argmax's is the first one
+    zero = np.flatnonzero(top == 0)
+    if zero.size:
+        flat = top.reshape(-1)
+        flat[zero] = stack.reshape(kk, -1)[am.reshape(-1)[zero], zero]
+    return top, am
+
+
 def max_pool2d_with_indices(
     input: Tensor,
     kernel_size: Any,
@@ -204,10 +249,7 @@ def max_pool2d_with_indices(
     _check_pool("max_pool2d", input, k, s, p, d, out)
     x3, lead = _planes(xd)
     xp = _padded(x3, k, s, p, d, out, -math.inf)
-    win = windows(xp[:, None], k, s, d, out)[:, 0]  # (P, OH, OW, KH, KW)
-    flatwin = win.reshape(win.shape[:3] + (-1,))
-    am = np.argmax(flatwin, axis=-1)
-    values = np.take_along_axis(flatwin, am[..., None], -1)[..., 0]
+    values, am = _window_max(xp, k, s, d, out)
     kh, kw = np.divmod(am, k[1])
     rows = np.arange(out[0])[:, None] * s[0] - p[0] + kh * d[0]
     cols = np.arange(out[1])[None, :] * s[1] - p[1] + kw * d[1]
