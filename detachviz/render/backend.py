@@ -192,7 +192,8 @@ def plan_raster(
     capped = None
     if max(w, h) * scale * dpi > max_px:
         capped = dpi = max_px / (max(w, h) * scale)
-    return Raster(capped, round(w * scale * dpi), round(h * scale * dpi), font_pt * scale * dpi / 72)
+    px = scale * dpi  # pixels per inch of the natural drawing
+    return Raster(capped, round(w * px), round(h * px), font_pt * px / 72)
 
 
 def raster_dpi(layout: dict, *, max_px: int = MAX_RASTER_PX) -> float | None:

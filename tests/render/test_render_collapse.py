@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 import render_samples as samples
 
+from detachviz.errors import ScriptFailed, UserError
 from detachviz.graph.model import Edge, Graph, Node
 from detachviz.render import draw, to_digraph
 from detachviz.render.collapse import MIN_RUN, collapse
 from detachviz.render.dot import drawn_graph, node_text
-from detachviz.errors import ScriptFailed, UserError
 from detachviz.render.options import DrawOptions
 
 

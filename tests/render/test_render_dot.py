@@ -195,5 +195,3 @@ def test_bad_size_is_a_user_error(size):
 def test_bad_dpi_is_a_user_error(dpi):
     with pytest.raises(UserError, match="bad dpi"):
         DrawOptions(dpi=dpi)
-
-
