@@ -322,6 +322,7 @@ def _run(script: str, args: tuple[str, ...]) -> int:
 @click.option(
     "--dpi",
     type=click.FloatRange(min=1, max=2400),
+    metavar="N",
     help=f"Pixels per inch of png/jpg. Default: {drawing.DEFAULT_DPI:g}.",
 )
 @click.option("--renderer", type=click.Choice(drawing.RENDERERS), help="Layout program.")
