@@ -298,7 +298,27 @@ def _run(script: str, args: tuple[str, ...]) -> int:
 @click.option("--legend", is_flag=True, help="Add a legend of what the drawing contains.")
 @click.option("--show-saved", is_flag=True, help="Draw tensors saved for backward.")
 @click.option("--show-attrs", is_flag=True, help="Show saved non-tensor attributes.")
-@click.option("--expand", is_flag=True, help="Draw repeated chains in full (no collapsing).")
+@click.option("--expand", is_flag=True, help="Draw every collapsed ×N box in full.")
+@click.option(
+    "--expand-node",
+    "expand_nodes",
+    multiple=True,
+    metavar="NAME",
+    help="Draw the collapsed ×N box named NAME in full: its op (MulBackward0), the variable it "
+    "made (h) or its script line (12) (repeatable).",
+)
+@click.option(
+    "--size",
+    metavar="W,H",
+    help="Fit the drawing into W,H inches (Graphviz size; 'W' for both, '!' to scale up too). "
+    "Default: sized by content.",
+)
+@click.option(
+    "--dpi",
+    type=click.FloatRange(min=1, max=2400),
+    metavar="N",
+    help=f"Pixels per inch of png/jpg. Default: {drawing.DEFAULT_DPI:g}.",
+)
 @click.option("--renderer", type=click.Choice(drawing.RENDERERS), help="Layout program.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if any image is stale.")
 @click.option(
@@ -339,6 +359,9 @@ def _render(
     show_saved: bool,
     show_attrs: bool,
     expand: bool,
+    expand_nodes: tuple[str, ...],
+    size: str | None,
+    dpi: float | None,
     renderer: str | None,
     check: bool,
     allow_errors: bool,
@@ -360,6 +383,9 @@ def _render(
             show_attrs=show_attrs,
             show_saved=show_saved,
             expand=expand,
+            expand_nodes=tuple(expand_nodes),
+            size=size,
+            dpi=dpi,
             renderer=renderer,
         ),
     )

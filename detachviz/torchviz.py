@@ -14,6 +14,7 @@ from detachviz.engine import trace
 from detachviz.graph.capture import Options, capture
 from detachviz.render import DrawOptions, to_digraph
 from detachviz.render.digraph import Digraph
+from detachviz.render.dot import resize_like_torchviz
 
 
 def _as_roots(var: Any) -> list[tuple[str | None, Any]]:
@@ -45,7 +46,9 @@ def make_dot(
         names,
         Options(show_saved=show_saved, show_attrs=show_attrs, max_attr_chars=max_attr_chars),
     )
-    return to_digraph(graph, DrawOptions(show_attrs=show_attrs, show_saved=show_saved))
+    dot = to_digraph(graph, DrawOptions(show_attrs=show_attrs, show_saved=show_saved))
+    resize_like_torchviz(dot)
+    return dot
 
 
 def make_dot_from_trace(trace_: Any) -> Digraph:

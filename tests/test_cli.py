@@ -143,6 +143,11 @@ def test_failed_render_leaves_existing_image_intact(runner, script, tmp_path):
         (["-f", "gif"], 2, "unknown format 'gif'"),
         (["--root", "nope"], 1, "--root 'nope' names no tensor"),
         (["--rankdir", "XY"], 2, "unknown --rankdir"),
+        (["--size", "8x10"], 2, "bad size '8x10': give inches as WIDTH,HEIGHT"),
+        (["--dpi", "0"], 2, "Invalid value for '--dpi'"),
+        (["--dpi", "many"], 2, "Invalid value for '--dpi'"),
+        (["--expand-node", ""], 2, "--expand-node needs a name"),
+        (["--expand-node", "nope"], 1, "--expand-node 'nope' names no collapsed box"),
     ],
 )
 def test_bad_render_options(runner, script, args, code, message):
@@ -151,6 +156,19 @@ def test_bad_render_options(runner, script, args, code, message):
     assert message in result.stderr
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unreadable_png_is_refused_with_what_to_do(runner, script, tmp_path):
+    # 300 exps drawn in full would be ~240 inches tall: at the 8,000 px cap, text ~3 px.
+    body = "x = torch.ones(1, requires_grad=True)\ny = x\nfor _ in range(300):\n    y = y.exp()\n"
+    out = tmp_path / "chain.png"
+    result = invoke(runner, "render", str(script(body)), "--expand", "-o", str(out))
+    assert result.exit_code == 1
+    assert "px tall (unreadable below 8): write -f svg or -f html instead" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+    # collapsed (the default), the same loop is one readable box
+    assert invoke(runner, "render", str(script(body)), "-o", str(out)).exit_code == 0
 
 
 def test_unwritable_output_is_one_line(runner, script, tmp_path):

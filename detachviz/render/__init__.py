@@ -57,7 +57,12 @@ def draw(
             page=view.page,
         )
         return page.encode("utf-8", "backslashreplace")
-    return backend.render_source(to_digraph(graph, options).source, fmt, renderer=options.renderer)
+    from detachviz.render.theme import SMALLEST_FONT_PT
+
+    source = to_digraph(graph, options).source
+    return backend.render_source(
+        source, fmt, renderer=options.renderer, dpi=options.dpi, font_pt=SMALLEST_FONT_PT
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -16,16 +16,19 @@ import subprocess
 import sys
 import sysconfig
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from detachviz.errors import RenderError
 from detachviz.render import pdf
 from detachviz.render.options import (
+    DEFAULT_DPI,
     DEFAULT_RENDERER,
     FORMATS,
     PROGRAMS,
     Format,
     find_format,
+    parse_size,
 )
 
 __all__ = ["RenderError", "render_source", "resolve_renderer"]
@@ -41,7 +44,9 @@ SVG_TRANSLATIONS: dict[str, Callable[[bytes], bytes]] = {"pdf": lambda svg: pdf.
 # front (a 5,000-node torchviz-sized png asked for 37 GB and aborted); system dot silently
 # shrinks to its own limit. We shrink ourselves, the same way on both.
 MAX_RASTER_PX = 8000
-DEFAULT_DPI = 96.0
+# A raster whose smallest text (the 9 pt edge labels, `theme.SMALLEST_FONT_PT`) would come out
+# shorter than this many pixels is not drawn: the command says what to do instead.
+MIN_TEXT_PX = 8.0
 
 # The first SVG comment names the program's version: drop it so images do not churn when
 # only the Graphviz install differs.
@@ -135,25 +140,34 @@ def _first_error(stderr: str) -> str:
 
 
 def _inches(value: object) -> tuple[float, float, bool] | None:
-    """Parse a Graphviz `size` ("w,h", "w", "w,h!") into (w, h, fill)."""
-    if not isinstance(value, str) or not value.strip():
+    """A Graphviz `size` ("w,h", "w", "w,h!") as (w, h, fill), or None when unset or bad."""
+    if not isinstance(value, str):
         return None
-    text = value.strip()
-    fill = text.endswith("!")
-    parts = text.rstrip("!").split(",")
     try:
-        w = float(parts[0])
-        h = float(parts[1]) if len(parts) > 1 else w
+        return parse_size(value)
     except ValueError:
         return None
-    return (w, h, fill) if w > 0 and h > 0 else None
 
 
-def raster_dpi(layout: dict, *, max_px: int = MAX_RASTER_PX) -> float | None:
-    """The dpi that keeps a raster's longer side within max_px, or None if no cap is needed.
+@dataclass(frozen=True)
+class Raster:
+    """How a layout comes out as a bitmap: its pixel size and the height of its smallest text."""
+
+    dpi: float | None  # the -Gdpi to pass (None: the layout's own dpi fits)
+    width: int
+    height: int
+    text_px: float
+
+
+def plan_raster(
+    layout: dict, *, font_pt: float, dpi: float | None = None, max_px: int = MAX_RASTER_PX
+) -> Raster | None:
+    """The bitmap `layout` gives (None if it has no usable bounding box).
 
     `layout` is the program's -Tjson0 output: `bb` is the natural drawing in points, `size`
-    (inches) scales it down (or, with "!", up) as Graphviz does, `dpi` defaults to 96.
+    (inches) scales it down (or, with "!", up) as Graphviz does, then `dpi` (the argument,
+    else the layout's, else 96) turns inches into pixels; the longer side is capped at
+    max_px by lowering the dpi. `text_px` is `font_pt` at that final scale.
     """
     try:
         x0, y0, x1, y1 = (float(v) for v in str(layout["bb"]).split(","))
@@ -168,25 +182,56 @@ def raster_dpi(layout: dict, *, max_px: int = MAX_RASTER_PX) -> float | None:
         sw, sh, fill = size
         fit = min(sw / w, sh / h)
         scale = fit if (fit < 1.0 or fill) else 1.0
-    try:
-        dpi = float(layout.get("dpi") or layout.get("resolution") or DEFAULT_DPI)
-    except ValueError:
-        dpi = DEFAULT_DPI
+    if dpi is None:
+        try:
+            dpi = float(layout.get("dpi") or layout.get("resolution") or DEFAULT_DPI)
+        except ValueError:
+            dpi = DEFAULT_DPI
     if dpi <= 0:
         dpi = DEFAULT_DPI
-    longest = max(w, h) * scale * dpi
-    if longest <= max_px:
+    capped = None
+    if max(w, h) * scale * dpi > max_px:
+        capped = dpi = max_px / (max(w, h) * scale)
+    px = scale * dpi  # pixels per inch of the natural drawing
+    return Raster(capped, round(w * px), round(h * px), font_pt * px / 72)
+
+
+def raster_dpi(layout: dict, *, max_px: int = MAX_RASTER_PX) -> float | None:
+    """The dpi that keeps a raster's longer side within max_px, or None if no cap is needed."""
+    plan = plan_raster(layout, font_pt=10.0, max_px=max_px)
+    return None if plan is None else plan.dpi
+
+
+def unreadable(plan: Raster, fmt: str) -> str | None:
+    """The one line saying what to do instead, when `plan`'s text is too small to read."""
+    if plan.text_px >= MIN_TEXT_PX:
         return None
-    return max_px / (max(w, h) * scale)
+    return (
+        f"a {plan.width}x{plan.height} px {fmt} would have text {plan.text_px:.1f} px tall "
+        f"(unreadable below {MIN_TEXT_PX:g}): write -f svg or -f html instead, draw less with "
+        "--root, or keep repeats collapsed (no --expand, fewer --expand-node)"
+    )
 
 
 def strip_svg_version(svg: bytes) -> bytes:
     return _SVG_VERSION_COMMENT.sub(b"", svg, count=1)
 
 
-def render_source(source: str, fmt: str, *, renderer: str | None = None) -> bytes:
+def render_source(
+    source: str,
+    fmt: str,
+    *,
+    renderer: str | None = None,
+    dpi: float | None = None,
+    font_pt: float = 9.0,
+) -> bytes:
     """DOT source -> bytes of `fmt`: a backend row of `options.FORMATS` (the DOT source itself,
-    a layout program's output, or a translation of its svg)."""
+    a layout program's output, or a translation of its svg).
+
+    A raster is drawn at `dpi` (default: the source's, else 96), lowered to fit
+    MAX_RASTER_PX; if that would make `font_pt` text shorter than MIN_TEXT_PX pixels,
+    nothing is drawn: RenderError says what to do instead.
+    """
     name = resolve_renderer(renderer)
     tformat = check_format(fmt, name)
     data = source.encode("utf-8")
@@ -201,7 +246,6 @@ def render_source(source: str, fmt: str, *, renderer: str | None = None) -> byte
         except pdf.PdfError as e:
             raise RenderError(f"cannot write {found.name} from {name}'s svg: {e}") from e
     exe = find_executable(name)
-    dpi = None
     if found.raster:
         # Lay out once without drawing to learn the size; cheap next to rasterising.
         layout_json = run(build_command(exe, "json0"), data, name=name)
@@ -209,7 +253,14 @@ def render_source(source: str, fmt: str, *, renderer: str | None = None) -> byte
             layout = json.loads(layout_json)
         except ValueError as e:
             raise RenderError(f"{name} wrote unreadable layout json: {e}") from e
-        dpi = raster_dpi(layout)
+        plan = plan_raster(layout, font_pt=font_pt, dpi=dpi)
+        if plan is not None:
+            problem = unreadable(plan, found.name)
+            if problem is not None:
+                raise RenderError(problem)
+            dpi = plan.dpi if plan.dpi is not None else dpi
+    else:
+        dpi = None
     out = run(build_command(exe, tformat, dpi=dpi), data, name=name)
     if tformat == "svg":
         out = strip_svg_version(out)

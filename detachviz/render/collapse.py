@@ -105,14 +105,16 @@ def collapse(
     min_repeats: int = MIN_REPEATS,
     max_period: int = MAX_PERIOD,
     with_attrs: bool = False,
+    keep: frozenset[str] = frozenset(),
 ) -> Collapsed:
-    """Merge every run of >= min_repeats equal blocks (see the module docstring)."""
+    """Merge every run of >= min_repeats equal blocks (see the module docstring); the nodes
+    whose ids are in `keep` are never merged (`--expand-node`)."""
     nodes = graph.nodes
     count = len(nodes)
     index = {n.id: i for i, n in enumerate(nodes)}
 
     def op_key(n: Node) -> tuple | None:
-        if n.kind not in CHAIN_KINDS or n.shape is not None:
+        if n.kind not in CHAIN_KINDS or n.shape is not None or n.id in keep:
             return None
         return (n.kind, n.label, tuple(sorted(n.attrs.items())) if with_attrs else ())
 

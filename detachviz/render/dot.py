@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
+from detachviz.errors import ScriptFailed
 from detachviz.graph import vocab
 from detachviz.graph.model import KINDS, Edge, Graph, Node
 from detachviz.render import theme
@@ -180,21 +181,56 @@ def _add_legend(dot: Digraph, entries: list[str]) -> None:
             previous = last
 
 
-def _resize(dot: Digraph) -> None:
-    """torchviz's resize_graph: allow more inches as the drawing gets more statements."""
+def resize_like_torchviz(dot: Digraph) -> None:
+    """torchviz's resize_graph: allow more inches as the drawing gets more statements (what
+    `detachviz.torchviz.make_dot` returns; detachviz's own images are sized by content)."""
     size = max(theme.MIN_SIZE, len(dot.body) * theme.SIZE_PER_STATEMENT)
     text = f"{round(size, 1):g}"
-    dot.graph_attr["size"] = f"{text},{text}"
+    rest = {k: v for k, v in dot.graph_attr.items() if k != "size"}
+    dot.graph_attr = {"size": f"{text},{text}", **rest}  # first, where torchviz has it
+
+
+def box_names(node: Node) -> tuple[str, ...]:
+    """What `--expand-node` may call a drawn box: its op, the variable it made, its line."""
+    names = [node.label]
+    if node.name:
+        names.append(node.name)
+    if node.line is not None:
+        names.append(str(node.line))
+    return tuple(names)
+
+
+def _expanded(graph: Graph, drawn: Collapsed, wanted: tuple[str, ...]) -> frozenset[str]:
+    """The model nodes the collapsed boxes named by `wanted` stand for; ScriptFailed (exit 1,
+    like a `--root` that names no tensor) for a name that names no collapsed box."""
+    boxes = {n.id: n for n in drawn.graph.nodes if drawn.runs.get(n.id, 1) > 1}
+    chosen: set[str] = set()
+    for name in wanted:
+        hit = {box for box, n in boxes.items() if name in box_names(n)}
+        if not hit:
+            known = sorted({f"{n.label} (line {n.line})" for n in boxes.values()})
+            there = ", ".join(known[:6]) + (", ..." if len(known) > 6 else "") or "none"
+            raise ScriptFailed(
+                f"--expand-node {name!r} names no collapsed box (an op, variable or line); "
+                f"collapsed: {there}"
+            )
+        chosen |= hit
+    return frozenset(m for m, box in drawn.members.items() if box in chosen)
 
 
 def drawn_graph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Collapsed:
     """What the picture draws: saved tensors only with show_saved, runs collapsed unless
-    expand (the html view maps the drawn boxes back to the model through it)."""
+    expand, those named by expand_nodes drawn in full (the html view maps the drawn boxes
+    back to the model through it)."""
     if not options.show_saved:
         graph = _without_saved(graph)
     if options.expand:
         return Collapsed(graph)
-    return collapse(graph, with_attrs=options.show_attrs)
+    drawn = collapse(graph, with_attrs=options.show_attrs)
+    if not options.expand_nodes:
+        return drawn
+    keep = _expanded(graph, drawn, options.expand_nodes)
+    return collapse(graph, with_attrs=options.show_attrs, keep=keep)
 
 
 def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
@@ -208,7 +244,7 @@ def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
 
     dot = Digraph(
         node_attr=dict(theme.NODE_ATTR),
-        graph_attr={**theme.GRAPH_ATTR, "rankdir": options.rankdir},
+        graph_attr={"rankdir": options.rankdir},
         program=options.renderer,
     )
     for n in graph.nodes:
@@ -248,5 +284,8 @@ def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
 
     if options.legend:
         _add_legend(dot, legend_entries(drawn))
-    _resize(dot)
+    # NOTE: no `size` unless asked for: the layout's own size keeps every box's 10 pt text at
+    # 10 pt (torchviz's fixed 12 inches squeezed a wide --rankdir LR drawing to 73 px high).
+    if options.size is not None:
+        dot.graph_attr["size"] = options.size
     return dot

@@ -124,6 +124,24 @@ def rankdirs_help() -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+DEFAULT_DPI = 96.0
+
+
+def parse_size(text: str) -> tuple[float, float, bool]:
+    """A Graphviz `size` ("7.5,10", "8", "8,8!") as (width, height, fill) in inches;
+    ValueError if it is not one."""
+    value = text.strip()
+    fill = value.endswith("!")
+    parts = value.rstrip("!").split(",")
+    if len(parts) > 2:
+        raise ValueError(text)
+    w = float(parts[0])
+    h = float(parts[1]) if len(parts) > 1 else w
+    if not (0 < w < float("inf") and 0 < h < float("inf")):
+        raise ValueError(text)
+    return w, h, fill
+
+
 @dataclass(frozen=True)
 class DrawOptions:
     """How to draw a graph model. Built by keyword, passed unchanged CLI -> renderer."""
@@ -133,13 +151,31 @@ class DrawOptions:
     show_attrs: bool = False
     show_saved: bool = False
     expand: bool = False
+    # Collapsed boxes to draw in full, each named by its op (`MulBackward0`), the variable it
+    # made (`h`) or its script line (`12`); `expand` draws every one.
+    expand_nodes: tuple[str, ...] = ()
     renderer: str | None = None  # None: $DETACHVIZ_RENDERER, else DEFAULT_RENDERER
+    size: str | None = None  # Graphviz `size` in inches ("8,10", "8", "8,10!"); None: by content
+    dpi: float | None = None  # pixels per inch of png/jpg; None: DEFAULT_DPI
 
     def __post_init__(self) -> None:
         if self.rankdir not in RANKDIR_NAMES:
             raise UserError(
                 f"unknown rankdir {self.rankdir!r}: use one of {', '.join(RANKDIR_NAMES)}"
             )
+        if self.size is not None:
+            try:
+                parse_size(self.size)
+            except ValueError:
+                raise UserError(
+                    f"bad size {self.size!r}: give inches as WIDTH,HEIGHT (e.g. 8,10), one "
+                    "number for both, or add ! to scale up as well as down (8,10!)"
+                ) from None
+        if self.dpi is not None and not (1 <= self.dpi <= 2400):
+            raise UserError(f"bad dpi {self.dpi:g}: give pixels per inch from 1 to 2400")
+        for name in self.expand_nodes:
+            if not name.strip():
+                raise UserError("--expand-node needs a name: an op, a variable or a line")
 
 
 DEFAULT_DRAW = DrawOptions()

@@ -26,7 +26,9 @@ NODE_ATTR: dict[str, str] = {
     "fontname": FONT,
 }
 
-GRAPH_ATTR: dict[str, str] = {"size": "12,12"}
+# The smallest text a drawing has (cut, write and repeat labels): a png/jpg where it would be
+# under `backend.MIN_TEXT_PX` pixels tall is refused as unreadable.
+SMALLEST_FONT_PT = 9.0
 
 # torchviz's resize_graph: the drawing may grow by this many inches per DOT statement,
 # never below the 12-inch default, so big graphs are not squeezed into 12 inches.

@@ -147,11 +147,42 @@ def test_raster_dpi(layout, dpi):
     assert backend.raster_dpi(layout) == dpi
 
 
-def test_raster_cap_on_a_long_chain():
-    # 2,000 uncollapsed nodes: ~1,600 inches tall, 150,000 px at 96 dpi without the cap.
-    data = draw(samples.exp_chain(2000), "png", DrawOptions(expand=True))
-    w, h = png_size(data)
-    assert max(w, h) <= backend.MAX_RASTER_PX and h > 7000
+@pytest.mark.parametrize(
+    ("layout", "dpi", "pixels", "text"),
+    [
+        ({"bb": "0,0,144,72"}, None, (192, 96), 12.0),  # 9 pt at 96 dpi
+        ({"bb": "0,0,144,72"}, 192.0, (384, 192), 24.0),  # --dpi 192
+        ({"bb": "0,0,144,72", "size": "1,1"}, None, (96, 48), 6.0),  # --size halves it
+        ({"bb": "0,0,72,72000"}, None, (8, 8000), 1.0),  # a 1,000-inch chain, capped
+    ],
+)
+def test_plan_raster(layout, dpi, pixels, text):
+    plan = backend.plan_raster(layout, font_pt=9.0, dpi=dpi)
+    assert (plan.width, plan.height) == pixels
+    assert plan.text_px == pytest.approx(text)
+
+
+def test_unreadable_raster_says_what_to_do_instead():
+    readable = backend.plan_raster({"bb": "0,0,144,72"}, font_pt=9.0)
+    assert backend.unreadable(readable, "png") is None
+    tiny = backend.plan_raster({"bb": "0,0,72,72000"}, font_pt=9.0)
+    message = backend.unreadable(tiny, "png")
+    assert message is not None and "\n" not in message
+    assert message.startswith("a 8x8000 px png would have text 1.0 px tall (unreadable below 8)")
+    assert "-f svg" in message and "--root" in message
+
+
+def test_long_uncollapsed_chain_png_is_refused_not_squeezed():
+    # 300 uncollapsed nodes: ~240 inches tall, so the 8,000 px cap would leave 3 px text.
+    with pytest.raises(RenderError, match=r"px png would have text .* -f svg"):
+        draw(samples.exp_chain(300), "png", DrawOptions(expand=True))
+    assert draw(samples.exp_chain(300), "svg", DrawOptions(expand=True)).startswith(b"<?xml")
+
+
+def test_dpi_scales_a_png():
+    w, h = png_size(draw(samples.simple(), fmt="png"))
+    w2, h2 = png_size(draw(samples.simple(), fmt="png", options=DrawOptions(dpi=192)))
+    assert abs(w2 - 2 * w) <= 2 and abs(h2 - 2 * h) <= 2
 
 
 def test_small_png_keeps_96_dpi():

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 import render_samples as samples
 
+from detachviz.errors import ScriptFailed, UserError
 from detachviz.graph.model import Edge, Graph, Node
 from detachviz.render import draw, to_digraph
 from detachviz.render.collapse import MIN_RUN, collapse
-from detachviz.render.dot import node_text
+from detachviz.render.dot import drawn_graph, node_text
 from detachviz.render.options import DrawOptions
 
 
@@ -39,6 +40,49 @@ def test_expand_keeps_every_node():
     source = to_digraph(samples.mul_chain(50), DrawOptions(expand=True)).source
     assert source.count("MulBackward0") == 50
     assert "×" not in source
+
+
+def test_expand_node_draws_one_collapsed_box_in_full():
+    # Two loops: x * w (line 3) and, after it, x.exp() (line 4); only the named one expands.
+    g = samples.mul_chain(10)
+    nodes = list(g.nodes)
+    edges = [e for e in g.edges if e.target != "n0"]
+    nodes += [Node(f"e{i}", "function", "ExpBackward0", line=4) for i in range(6)]
+    edges += [Edge("n1", "e0")] + [Edge(f"e{i}", f"e{i + 1}") for i in range(5)]
+    edges.append(Edge("e5", "n0"))
+    g = Graph(nodes, edges, ["n0"])
+    labels = lambda options: sorted(  # noqa: E731
+        n.label + f"×{drawn.runs.get(n.id, 1)}"
+        for drawn in [drawn_graph(g, options)]
+        for n in drawn.graph.nodes
+        if n.kind == "function"
+    )
+    # (the first x * w is fed by x, not by the previous step: it is drawn on its own)
+    assert labels(DrawOptions()) == ["ExpBackward0×6", "MulBackward0×1", "MulBackward0×9"]
+    by_op = labels(DrawOptions(expand_nodes=("ExpBackward0",)))
+    assert by_op == ["ExpBackward0×1"] * 6 + ["MulBackward0×1", "MulBackward0×9"]
+    # by line: the 10 multiplications drawn; the exps stay collapsed (the first one, now fed
+    # by a drawn MulBackward0 rather than by the run, on its own)
+    by_line = labels(DrawOptions(expand_nodes=("3",)))
+    assert by_line == ["ExpBackward0×1", "ExpBackward0×5"] + ["MulBackward0×1"] * 10
+    assert len(labels(DrawOptions(expand_nodes=("3", "4")))) == 16
+
+
+def test_expand_node_of_an_rnn_block_draws_the_whole_block():
+    drawn = drawn_graph(samples.rnn(6), DrawOptions(expand_nodes=("TanhBackward0",)))
+    assert not any(drawn.runs.values()) or max(drawn.runs.values()) == 1
+    assert sum(n.label == "TanhBackward0" for n in drawn.graph.nodes) == 6
+
+
+def test_expand_node_that_names_no_collapsed_box_says_what_does():
+    with pytest.raises(ScriptFailed) as e:
+        drawn_graph(samples.mul_chain(10), DrawOptions(expand_nodes=("h",)))
+    assert str(e.value) == (
+        "--expand-node 'h' names no collapsed box (an op, variable or line); "
+        "collapsed: MulBackward0 (line 3)"
+    )
+    with pytest.raises(UserError, match="needs a name"):
+        DrawOptions(expand_nodes=(" ",))
 
 
 def _line(labels, cuts=None):

@@ -8,7 +8,14 @@ import render_samples as samples
 from detachviz.errors import UserError
 from detachviz.graph.model import Edge, Graph, Node
 from detachviz.render import draw, theme, to_digraph
-from detachviz.render.dot import attrs_block, cut_text, failure_text, node_text, size_to_str
+from detachviz.render.dot import (
+    attrs_block,
+    cut_text,
+    failure_text,
+    node_text,
+    resize_like_torchviz,
+    size_to_str,
+)
 from detachviz.render.options import DrawOptions
 
 
@@ -160,10 +167,31 @@ def test_bad_kind_is_a_value_error():
         to_digraph(Graph([Node("n0", "tensor", "x")]))
 
 
-def test_size_grows_like_torchviz_resize_graph():
-    small = to_digraph(samples.simple())
-    big = to_digraph(samples.add_tree(200))
+def test_drawing_is_sized_by_its_content():
+    # No `size`: the layout's own size keeps the 10 pt text at 10 pt, whatever the rankdir.
+    assert "size" not in to_digraph(samples.detach()).graph_attr
+    assert "size" not in to_digraph(samples.detach(), DrawOptions(rankdir="LR")).graph_attr
+    assert to_digraph(samples.detach(), DrawOptions(size="8,10!")).graph_attr["size"] == "8,10!"
+
+
+def test_make_dot_keeps_torchviz_resize_graph():
+    small, big = to_digraph(samples.simple()), to_digraph(samples.add_tree(200))
+    resize_like_torchviz(small)
+    resize_like_torchviz(big)
     assert small.graph_attr["size"] == "12,12"
+    assert next(iter(small.graph_attr)) == "size"  # first, where torchviz writes it
     statements = len(big.body)
     expected = f"{round(statements * theme.SIZE_PER_STATEMENT, 1):g}"
     assert big.graph_attr["size"] == f"{expected},{expected}"
+
+
+@pytest.mark.parametrize("size", ["3x4", "", "0,5", "-1", "a,b", "1,2,3", "inf"])
+def test_bad_size_is_a_user_error(size):
+    with pytest.raises(UserError, match="bad size"):
+        DrawOptions(size=size)
+
+
+@pytest.mark.parametrize("dpi", [0.0, -5.0, 1e6])
+def test_bad_dpi_is_a_user_error(dpi):
+    with pytest.raises(UserError, match="bad dpi"):
+        DrawOptions(dpi=dpi)
