@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine.fma import fma32
+from detachviz.engine.fma import Fused, fma32
 
 EXACT_MAX = 1 << 16  # elements; larger float32 inputs take numpy's float32 kernels
 
@@ -72,34 +72,10 @@ def _pow2i(q: np.ndarray) -> np.ndarray:
 
 
 def sleef_expf(d: np.ndarray) -> np.ndarray:
-    """Sleef_expf8_u10 (AVX2 build: every vmla a fused multiply-add) on a float32 array. The
-    fused steps run in float64 (a float32 product is exact there) and round once to float32;
-    only a float64 sum that was itself rounded onto a float32 halfway point can round wrongly
-    the second time, so when any step has one, the evaluation is redone with the exact fma32."""
-    steps: list[tuple[Any, Any, Any, np.ndarray]] = []
-    out = _sleef_expf(d, lambda a, b, c: _fma_rounded(a, b, c, steps))
-    return _sleef_expf(d, fma32) if any(_double_rounded(*st) for st in steps) else out
-
-
-def _fma_rounded(a: Any, b: Any, c: Any, steps: list[tuple[Any, Any, Any, np.ndarray]]) -> Any:
-    s = np.multiply(a, b, dtype=np.float64)
-    s += c
-    steps.append((a, b, c, s))
-    return s.astype(np.float32)
-
-
-def _double_rounded(a: Any, b: Any, c: Any, s: np.ndarray) -> bool:
-    tie = np.flatnonzero((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000)
-    if not tie.size:
-        return False
-    pick = [
-        np.broadcast_to(np.asarray(v, dtype=np.float64), s.shape).reshape(-1)[tie]
-        for v in (a, b, c)
-    ]
-    p = pick[0] * pick[1]  # exact
-    sh = s.reshape(-1)[tie]
-    bb = sh - p
-    return bool(((p - (sh - bb)) + (pick[2] - bb)).any())  # two-sum error: the sum was inexact
+    """Sleef_expf8_u10 (AVX2 build: every vmla a fused multiply-add) on a float32 array."""
+    fused = Fused()
+    out = _sleef_expf(d, fused)
+    return out if fused.exact() else _sleef_expf(d, fma32)
 
 
 def _sleef_expf(d: np.ndarray, fma: Any) -> np.ndarray:
