@@ -392,15 +392,25 @@ def random_bits(gen: Generator, shape: tuple[int, ...], np_dtype: Any) -> np.nda
 
 
 def randperm(gen: Generator, n: int) -> np.ndarray:
-    """torch.randperm(n): swap element i with i + draw % (n - i), one 32-bit draw per step
-    (torch's path for n below 2**32 / 20; larger n would not fit in memory here)."""
+    """torch.randperm(n): swap element i with i + draw % (n - i), one 32-bit draw per step.
+    That is torch's path for n below 2**32 / 20 (= 214,748,364, so 2**24 and more take it
+    too); above, torch switches to an inside-out shuffle with 64-bit draws (not emulated:
+    refused). The swap targets are computed at once; only the swaps run in order."""
     if n < 0:
         raise RuntimeError(f"n must be non-negative, got{n}")
+    if n >= _RANDPERM_SMALL:
+        raise RuntimeError(
+            f"randperm: n >= {_RANDPERM_SMALL} (torch's 64-bit shuffle) is not emulated"
+        )
+    steps = np.arange(n - 1, dtype=np.uint64)
+    targets = (steps + gen.random32(n - 1) % (np.uint64(n) - steps)).tolist()
     perm = list(range(n))
-    for i, r in enumerate(gen.random32(n - 1).tolist()):
-        z = i + r % (n - i)
+    for i, z in enumerate(targets):
         perm[i], perm[z] = perm[z], perm[i]
     return np.array(perm, dtype=np.int64)
+
+
+_RANDPERM_SMALL = 0xFFFFFFFF // 20
 
 
 # ------------------------------------------------------------------------------------------
