@@ -56,3 +56,39 @@ def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     c = 134217729.0 * a  # 2**27 + 1: Veltkamp's split into two 26-bit halves
     hi = c - (c - a)
     return hi, a - hi
+
+
+class Fused:
+    """A cheaper fma32 for kernels with many fused steps: each step is one float64 multiply-add
+    rounded to float32; a step whose float64 sum lands on a float32 halfway point is kept, so
+    `exact()` can tell afterwards whether that sum was itself rounded there (the only case
+    where this differs from fma32). Run the kernel with a Fused, and again with fma32 if not
+    exact(). Only tied steps are kept: large intermediates are freed as in fma32."""
+
+    def __init__(self) -> None:
+        self._tied: list[tuple[Any, Any, Any, np.ndarray]] = []
+
+    def __call__(self, a: Any, b: Any, c: Any) -> np.ndarray:
+        s = np.multiply(a, b, dtype=np.float64)
+        s += c
+        if _ties(s).any():
+            self._tied.append((a, b, c, s))
+        return s.astype(np.float32)
+
+    def exact(self) -> bool:
+        return not any(_double_rounded(*step) for step in self._tied)
+
+
+def _double_rounded(a: Any, b: Any, c: Any, s: np.ndarray) -> bool:
+    tie = np.flatnonzero(_ties(s))
+    if not tie.size:
+        return False
+    a, b, c = (
+        np.broadcast_to(np.asarray(v, np.float64), s.shape).reshape(-1)[tie] for v in (a, b, c)
+    )
+    return bool(_two_sum_err(a * b, c, s.reshape(-1)[tie]).any())
+
+
+def _ties(s: np.ndarray) -> np.ndarray:
+    """float64 values exactly halfway between two float32 neighbours."""
+    return (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000

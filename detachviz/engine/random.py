@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine.fma import fma32, fma64
+from detachviz.engine.fma import Fused, fma32, fma64
 
 # torch's default seed for a Generator() made without one (c10 default_rng_seed_val).
 DEFAULT_GENERATOR_SEED = 67280421310721
@@ -203,15 +203,18 @@ def normal(
 
 def _blocks16(gen: Generator, n: int, dt: Any, kernel: Any, mean: float, std: float) -> np.ndarray:
     """normal_fill: n uniforms transformed 16 at a time (u1 = 1 - x[j], u2 = x[j + 8]); when n
-    is no multiple of 16, 16 fresh uniforms replace the last 16 and are transformed again."""
+    is no multiple of 16, 16 fresh uniforms replace the last 16 and are transformed again.
+    All blocks (the replacement one too) go through the kernel in one vectorised call."""
     draw = unit32 if dt == np.float32 else unit64
     data = draw(gen, n)
     full = n - n % 16
     blocks = data[:full].reshape(-1, 16)
-    data[:full] = kernel(blocks[:, :8], blocks[:, 8:], mean, std).reshape(-1)
     if n % 16:
-        tail = draw(gen, 16)
-        data[n - 16 :] = kernel(tail[:8], tail[8:], mean, std).reshape(-1)
+        blocks = np.concatenate([blocks, draw(gen, 16)[None]])
+    out = kernel(blocks[:, :8], blocks[:, 8:], mean, std)
+    data[:full] = out[: full // 16].reshape(-1)
+    if n % 16:
+        data[n - 16 :] = out[-1]
     return data
 
 
@@ -225,12 +228,20 @@ def _box_muller_f64(x: np.ndarray, u2: np.ndarray, mean: float, std: float) -> n
 
 
 def _box_muller_avx2(x: np.ndarray, u2: np.ndarray, mean: float, std: float) -> np.ndarray:
-    radius = np.sqrt(np.float32(-2.0) * _log256(np.float32(1.0) - x))
-    sin, cos = _sincos256(_F32_2PI * u2)
+    """The AVX2 kernel's float32 Box-Muller; its fused multiply-adds run through a Fused
+    recorder, and through the exact fma32 only if some step double-rounded."""
+    fused = Fused()
+    out = _box_muller_f32(x, u2, mean, std, fused)
+    return out if fused.exact() else _box_muller_f32(x, u2, mean, std, fma32)
+
+
+def _box_muller_f32(x: np.ndarray, u2: np.ndarray, mean: float, std: float, fma: Any) -> np.ndarray:
+    radius = np.sqrt(np.float32(-2.0) * _log256(np.float32(1.0) - x, fma))
+    sin, cos = _sincos256(_F32_2PI * u2, fma)
     n1, n2 = radius * cos, radius * sin
     if (mean, std) != (0.0, 1.0):
         m, s = np.float32(mean), np.float32(std)
-        n1, n2 = fma32(n1, s, m), fma32(n2, s, m)
+        n1, n2 = fma(n1, s, m), fma(n2, s, m)
     return np.concatenate([n1, n2], axis=-1)
 
 
@@ -266,7 +277,7 @@ _FOPI = np.float32(1.27323954473516)
 _ONE, _HALF = np.float32(1.0), np.float32(0.5)
 
 
-def _log256(x: np.ndarray) -> np.ndarray:
+def _log256(x: np.ndarray, fma: Any) -> np.ndarray:
     """log256_ps for x in (0, 1]: exponent split, the Cephes polynomial; every `y*x + p` and the
     closing adds fused as GCC contracts them (the earlier multiply takes the add)."""
     x = np.maximum(x, np.float32(1.1754944e-38))
@@ -279,14 +290,14 @@ def _log256(x: np.ndarray) -> np.ndarray:
     z = x * x
     y = np.full_like(x, _LOG_P[0])
     for p in _LOG_P[1:]:
-        y = fma32(y, x, p)
+        y = fma(y, x, p)
     y = y * x
-    y = fma32(y, z, e * _LOG_Q1)
-    y = fma32(-z, _HALF, y)
-    return fma32(e, _LOG_Q2, x + y)
+    y = fma(y, z, e * _LOG_Q1)
+    y = fma(-z, _HALF, y)
+    return fma(e, _LOG_Q2, x + y)
 
 
-def _sincos256(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _sincos256(x: np.ndarray, fma: Any) -> tuple[np.ndarray, np.ndarray]:
     """sincos256_ps for x >= 0: octant from x*4/pi, three-part reduction, both polynomials."""
     j = (x * _FOPI).astype(np.int32)  # cvtt: truncation
     j = (j + 1) & ~1
@@ -295,17 +306,17 @@ def _sincos256(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cos_neg = (~(j - 2) & 4) != 0
     use_sin_poly = (j & 2) == 0
     for dp in _DP:
-        x = fma32(y, dp, x)
+        x = fma(y, dp, x)
     z = x * x
     c = np.full_like(x, _COS_P[0])
-    c = fma32(c, z, _COS_P[1])
-    c = fma32(c, z, _COS_P[2])
+    c = fma(c, z, _COS_P[1])
+    c = fma(c, z, _COS_P[2])
     c = c * z
-    c = fma32(c, z, -(z * _HALF)) + _ONE
+    c = fma(c, z, -(z * _HALF)) + _ONE
     s = np.full_like(x, _SIN_P[0])
-    s = fma32(s, z, _SIN_P[1])
-    s = fma32(s, z, _SIN_P[2])
-    s = fma32(s * z, x, x)
+    s = fma(s, z, _SIN_P[1])
+    s = fma(s, z, _SIN_P[2])
+    s = fma(s * z, x, x)
     sin = np.where(use_sin_poly, s, c)
     cos = np.where(use_sin_poly, c, s)
     return np.where(sin_neg, -sin, sin), np.where(cos_neg, -cos, cos)
@@ -313,22 +324,27 @@ def _sincos256(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _scalar_normals(gen: Generator, n: int, mean: float, std: float) -> np.ndarray:
     """at::normal_distribution<double>: Box-Muller on two float64 uniforms (u1 the angle, u2
-    the radius), returning r*cos and caching r*sin for the next call; `val*std + mean` fused."""
-    out = np.empty(n, dtype=np.float64)
-    for i in range(n):
-        val = gen.next_double_normal
-        if val is not None:
-            gen.next_double_normal = None
-        else:
-            u1, u2 = unit64(gen, 2).tolist()
-            r = math.sqrt(-2.0 * math.log1p(-u2))
-            theta = 2.0 * math.pi * u1
-            gen.next_double_normal = r * math.sin(theta)
-            val = r * math.cos(theta)
-        out[i] = val
+    the radius), returning r*cos and caching r*sin for the next call; `val*std + mean` fused.
+    The values come out as [cached?] c0, s0, c1, s1, ...; an odd count leaves the last sine
+    cached. The uniforms are drawn in one call, the libm math stays per pair (math's log1p,
+    sin and cos are the C library's, as torch's)."""
+    out: list[float] = []
+    if n and gen.next_double_normal is not None:
+        out.append(gen.next_double_normal)
+        gen.next_double_normal = None
+    pairs = (n - len(out) + 1) // 2
+    u = unit64(gen, 2 * pairs).tolist()
+    two_pi, log1p, sqrt, cos, sin = 2.0 * math.pi, math.log1p, math.sqrt, math.cos, math.sin
+    for u1, u2 in zip(u[0::2], u[1::2]):
+        r = sqrt(-2.0 * log1p(-u2))
+        theta = two_pi * u1
+        out += (r * cos(theta), r * sin(theta))
+    if len(out) > n:
+        gen.next_double_normal = out.pop()
+    vals = np.array(out, dtype=np.float64)
     if (mean, std) != (0.0, 1.0):
-        out = fma64(out, std, mean)
-    return out
+        vals = fma64(vals, std, mean)
+    return vals
 
 
 # ------------------------------------------------------------------------------------------
@@ -376,15 +392,25 @@ def random_bits(gen: Generator, shape: tuple[int, ...], np_dtype: Any) -> np.nda
 
 
 def randperm(gen: Generator, n: int) -> np.ndarray:
-    """torch.randperm(n): swap element i with i + draw % (n - i), one 32-bit draw per step
-    (torch's path for n below 2**32 / 20; larger n would not fit in memory here)."""
+    """torch.randperm(n): swap element i with i + draw % (n - i), one 32-bit draw per step.
+    That is torch's path for n below 2**32 / 20 (= 214,748,364, so 2**24 and more take it
+    too); above, torch switches to an inside-out shuffle with 64-bit draws (not emulated:
+    refused). The swap targets are computed at once; only the swaps run in order."""
     if n < 0:
         raise RuntimeError(f"n must be non-negative, got{n}")
+    if n >= _RANDPERM_SMALL:
+        raise RuntimeError(
+            f"randperm: n >= {_RANDPERM_SMALL} (torch's 64-bit shuffle) is not emulated"
+        )
+    steps = np.arange(n - 1, dtype=np.uint64)
+    targets = (steps + gen.random32(n - 1) % (np.uint64(n) - steps)).tolist()
     perm = list(range(n))
-    for i, r in enumerate(gen.random32(n - 1).tolist()):
-        z = i + r % (n - i)
+    for i, z in enumerate(targets):
         perm[i], perm[z] = perm[z], perm[i]
     return np.array(perm, dtype=np.int64)
+
+
+_RANDPERM_SMALL = 0xFFFFFFFF // 20
 
 
 # ------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import errors
+from detachviz.engine import errors, transcendental
 from detachviz.engine.arrays import (
     broadcast,
     region,
@@ -144,16 +144,16 @@ def _unary_inplace(cls: type[Node], fn: Any, name: str) -> Any:
     return op
 
 
-exp_ = _unary_inplace(EXP, np.exp, "exp_")
-log_ = _unary_inplace(LOG, np.log, "log_")
+exp_ = _unary_inplace(EXP, transcendental.exp, "exp_")
+log_ = _unary_inplace(LOG, transcendental.log, "log_")
 sqrt_ = _unary_inplace(SQRT, np.sqrt, "sqrt_")
 neg_ = _unary_inplace(NEG, np.negative, "neg_")
-tanh_ = _unary_inplace(TANH, np.tanh, "tanh_")
+tanh_ = _unary_inplace(TANH, transcendental.tanh, "tanh_")
 sigmoid_ = _unary_inplace(SIGMOID, sigmoid_np, "sigmoid_")
 relu_ = _unary_inplace(RELU, relu_np, "relu_")
 abs_ = _unary_inplace(ABS, np.abs, "abs_")
-sin_ = _unary_inplace(SIN, np.sin, "sin_")
-cos_ = _unary_inplace(COS, np.cos, "cos_")
+sin_ = _unary_inplace(SIN, transcendental.sin, "sin_")
+cos_ = _unary_inplace(COS, transcendental.cos, "cos_")
 reciprocal_ = _unary_inplace(RECIPROCAL, np.reciprocal, "reciprocal_")
 tan_ = _unary_inplace(_u.TAN, np.tan, "tan_")
 asin_ = _unary_inplace(_u.ASIN, np.arcsin, "asin_")

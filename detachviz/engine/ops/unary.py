@@ -9,8 +9,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
+from detachviz.engine import transcendental
 from detachviz.engine.arrays import (
-    ONE_OF,
     ZERO_OF,
 )
 from detachviz.engine.device import device, place
@@ -131,18 +131,13 @@ def _math(cls: type[Node], fn: Any, name: str) -> Any:
     return op
 
 
-exp = _math(EXP, np.exp, "exp")
-log = _math(LOG, np.log, "log")
+exp = _math(EXP, transcendental.exp, "exp")
+log = _math(LOG, transcendental.log, "log")
 sqrt = _math(SQRT, np.sqrt, "sqrt")
-sin = _math(SIN, np.sin, "sin")
-cos = _math(COS, np.cos, "cos")
-tanh = _math(TANH, np.tanh, "tanh")
-
-
-def sigmoid_np(a: Any) -> Any:
-    # 1 / (1 + exp(-a)), as torch computes it
-    one = ONE_OF.get(a.dtype, 1)
-    return one / (one + np.exp(-a))
+sin = _math(SIN, transcendental.sin, "sin")
+cos = _math(COS, transcendental.cos, "cos")
+tanh = _math(TANH, transcendental.tanh, "tanh")
+sigmoid_np = transcendental.sigmoid  # torch's float32 kernel split: see engine/transcendental
 
 
 sigmoid = _math(SIGMOID, sigmoid_np, "sigmoid")

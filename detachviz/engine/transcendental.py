@@ -1,0 +1,132 @@
+"""float32 sin, cos, exp, log, tanh and sigmoid as close to torch's CPU kernels as numpy gets.
+
+What torch 2.13 (the pip CPU build, MKL linked, AVX2 capability) runs for float32:
+
+- sin, cos, exp, log, tanh: `at::vml::v<op>`, which with MKL is Intel's VML (`vmsSin`, ...,
+  mode VML_HA) for every size and layout (strided inputs are copied to a buffer first). VML's
+  algorithms are not published; its results are within 1 ulp and agree with the correctly
+  rounded value in 93-99.9% of elements. numpy's own float32 kernels agree in only 60-90%, so
+  these are evaluated in float64 and rounded once (correctly rounded but for rare double
+  roundings): the closest reproducible stand-in for VML.
+- sigmoid: its own kernel (UnaryOpsKernel.cpp): contiguous runs are computed 16 at a time as
+  `1 / (1 + exp(0 - x))` with Sleef's `expf8_u10` (reproduced below, its fused multiply-adds
+  included), and the last `n % 16` elements (all of them when the input is strided) by the
+  scalar `1 / (1 + std::exp(-x))`, glibc's correctly rounded expf.
+
+Above EXACT_MAX elements the float64 evaluation would cost 2-10x numpy's float32 kernels, so
+large tensors keep numpy's float32 kernels (the large-tensor speed stays what it was).
+Float64 and other dtypes use numpy directly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from detachviz.engine.fma import Fused, fma32
+
+EXACT_MAX = 1 << 16  # elements; larger float32 inputs take numpy's float32 kernels
+
+_F32 = np.dtype(np.float32)
+_ONE = np.float32(1.0)
+
+
+def _rounded(f64: Any, f32: Any) -> Any:
+    def op(a: Any) -> Any:
+        a = np.asarray(a)
+        if a.dtype != _F32 or a.size > EXACT_MAX:
+            return f32(a)
+        return f64(a.astype(np.float64)).astype(np.float32)
+
+    op.__name__ = f32.__name__
+    return op
+
+
+sin = _rounded(np.sin, np.sin)
+cos = _rounded(np.cos, np.cos)
+exp = _rounded(np.exp, np.exp)
+log = _rounded(np.log, np.log)
+tanh = _rounded(np.tanh, np.tanh)
+
+
+# Sleef's expf (sleefsimdsp.c, xexpf): q = rint(x / ln2), a two-part Cody-Waite reduction, a
+# degree-6 polynomial, scaling by 2**q in two halves; below -104 it is 0, above 100 inf.
+_R_LN2 = np.float32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_L2U = np.float32(0.693145751953125)
+_L2L = np.float32(1.428606765330187045e-06)
+_EXP_P = tuple(
+    np.float32(c)
+    for c in (
+        0.000198527617612853646278381,
+        0.00139304355252534151077271,
+        0.00833336077630519866943359,
+        0.0416664853692054748535156,
+        0.166666671633720397949219,
+        0.5,
+    )
+)
+
+
+def _pow2i(q: np.ndarray) -> np.ndarray:
+    return ((q + 0x7F) << 23).astype(np.int32).view(np.float32)
+
+
+def sleef_expf(d: np.ndarray) -> np.ndarray:
+    """Sleef_expf8_u10 (AVX2 build: every vmla a fused multiply-add) on a float32 array."""
+    fused = Fused()
+    out = _sleef_expf(d, fused)
+    return out if fused.exact() else _sleef_expf(d, fma32)
+
+
+def _sleef_expf(d: np.ndarray, fma: Any) -> np.ndarray:
+    with np.errstate(over="ignore", invalid="ignore"):
+        q = np.rint(d * _R_LN2)
+        q = np.where(np.isfinite(q), q, 0).astype(np.int32)  # nan/inf lanes are replaced below
+        qf = q.astype(np.float32)
+        s = fma(qf, -_L2U, d)
+        s = fma(qf, -_L2L, s)
+        u = np.full_like(s, _EXP_P[0])
+        for c in _EXP_P[1:]:
+            u = fma(u, s, c)
+        u = _ONE + fma(s * s, u, s)
+        half = q >> 1
+        u = u * _pow2i(half) * _pow2i(q - half)
+        u = np.where(d < np.float32(-104), np.float32(0.0), u)
+        u = np.where(d > np.float32(100), np.float32(np.inf), u)
+        return np.where(np.isnan(d), d, u).astype(np.float32)
+
+
+def sigmoid(a: Any) -> Any:
+    """torch's sigmoid: float32 by its vectorised/scalar split (module docstring), the rest
+    as `1 / (1 + exp(-a))` in the dtype."""
+    a = np.asarray(a)
+    with np.errstate(over="ignore"):
+        if a.dtype != _F32:
+            one = a.dtype.type(1) if a.dtype.kind in "fc" else 1
+            return one / (one + np.exp(-a))
+        if a.size > EXACT_MAX:
+            return _ONE / (_ONE + np.exp(-a))
+        if a.flags.f_contiguous and not a.flags.c_contiguous:
+            return sigmoid(a.T).T  # torch iterates a transposed tensor in memory order
+        run = _contiguous_run(a)
+        rows = np.ascontiguousarray(a).reshape(-1, run)
+        vec = run - run % 16
+        out = np.empty_like(rows)
+        if vec:
+            e = sleef_expf(np.float32(0.0) - rows[:, :vec])
+            out[:, :vec] = _ONE / (_ONE + e)
+        if vec < run:
+            t = rows[:, vec:].astype(np.float64)
+            out[:, vec:] = _ONE / (_ONE + np.exp(-t).astype(np.float32))
+        return out.reshape(a.shape)
+
+
+def _contiguous_run(a: np.ndarray) -> int:
+    """How many elements torch's inner loop sees at unit stride: the trailing dimensions that
+    coalesce into one contiguous run (1 when the last dimension is itself strided)."""
+    run = 1
+    for size, stride in zip(reversed(a.shape), reversed(a.strides)):
+        if size != 1 and stride != run * a.itemsize:
+            break
+        run *= size
+    return max(run, 1) if a.size else 1
