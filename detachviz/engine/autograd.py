@@ -196,6 +196,7 @@ def run_backward(
     create_graph: bool,
     capture: dict[Any, Any] | None = None,
     fast: bool = True,
+    accumulate: bool = True,
 ) -> None:
     """Propagate gradients from `roots` ((node, grad) pairs) through the graph.
 
@@ -229,6 +230,8 @@ def run_backward(
         needed = _needed([n for n, _ in roots], set(capture))
     heap = [(-n._seq, n) for n in buffers if deps[n] == 0]
     heapq.heapify(heap)
+    prev_reach = state.backward_reach
+    state.backward_reach = (deps, needed, accumulate)
     prev_mode = state.grad_enabled
     grad_mode.set_mode(create_graph)
     kern = TT if tensor_mode else NP
@@ -243,6 +246,8 @@ def run_backward(
         while heap:
             node = _heappop(heap)[1]
             g = buffers.pop(node, None)
+            if g is not None and (needed is not None and node not in needed):
+                g = None  # a node this pass does not run (torch runs neither it nor its hooks)
             if g is not None and node._pre_hooks:
                 g = _run_pre_hooks(node, g, tensor_mode)
             if capture is not None and node in capture:
@@ -293,6 +298,7 @@ def run_backward(
     finally:
         grad_mode.set_mode(prev_mode)
         trace.RECORDER = recorder
+        state.backward_reach = prev_reach
 
 
 def _loop_np(
@@ -449,9 +455,20 @@ def apply_node(node: Node, grads: tuple[Any, ...]) -> Any:
 
 
 def _run_post_hooks(node: Node, grads: Sequence[Any], g: Any, tensor_mode: bool) -> Sequence[Any]:
+    # NOTE: torch validates a node's outputs (sums broadcast gradients down to each input's
+    # shape, casts to its dtype) before its post hooks see them
+    fitted = []
+    for x, e in zip(grads, node.next_functions, strict=False):
+        if x is None or e[0] is None:
+            fitted.append(x)
+            continue
+        f = _fit(x, e[0], e[1], tensor_mode)
+        fitted.append(f.grads[e[1]] if isinstance(f, _Multi) else f)
+    grads = fitted
     for h in node._hooks or ():
         gin = tuple(None if x is None else _to_tensor(x, tensor_mode) for x in grads)
-        r = h(gin, (_to_tensor(g, tensor_mode),))
+        outs = g.grads if isinstance(g, _Multi) else (g,)
+        r = h(gin, tuple(None if x is None else _to_tensor(x, tensor_mode) for x in outs))
         if r is not None:
             grads = [None if x is None else (x if tensor_mode else x._data) for x in r]
     return grads
@@ -497,7 +514,12 @@ def _root_grads(
                 gv = g
             else:
                 gv = g._data if g._data.dtype == t._data.dtype else g._data.astype(t._data.dtype)
-        roots.append((edge(t)[0], gv))
+        node, nr = edge(t)
+        if node._shape is MULTI:  # a later output of a multi-output node: its own slot
+            slots: list[Any] = [None] * len(node._npd)
+            slots[nr] = gv
+            gv = _Multi(slots)
+        roots.append((node, gv))
     return roots
 
 
@@ -566,7 +588,7 @@ def grad(
     roots = _root_grads(outs, _as_tuple(grad_outputs), create_graph)
     edges = [edge(t) for t in ins]
     capture: dict[Any, Any] = {e[0]: None for e in edges}
-    run_backward(roots, retain_graph, create_graph, capture)
+    run_backward(roots, retain_graph, create_graph, capture, accumulate=False)
     result: list[Tensor | None] = []
     for i, (t, e) in enumerate(zip(ins, edges)):
         g = capture[e[0]]
