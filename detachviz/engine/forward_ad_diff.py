@@ -12,9 +12,10 @@ Here the tangent is then built from engine ops, by one of three kinds of rule:
 - ops linear in one input (sum, mean, views): the same op applied to the tangent;
 - a few whole-op rules (mm, mv, addmm, softmax, log_softmax, mse_loss).
 
-Where torch's formula is a sum of per-input terms and a tensor input has no tangent, torch
-adds an (efficient) zero tensor for it, so its tangent's grad_fn is `AddBackward0` even when
-one term is real; the rules add a zero tensor too. An op with none of these rules gets a
+Where torch's formula is a sum of per-input terms (mul, add, sub, mm, mv, addmm) and an input
+has no tangent, torch computes its term with an (efficient) zero tangent, so the tangent's
+grad_fn is `AddBackward0` and it depends on the primals even when one term is real; here the
+term is computed with a zero tensor too. An op with none of these rules gets a
 tangent whose backward raises (NotImplementedError), never a tangent silently without history.
 The fast numpy path (engine/forward_ad.py) stays for everything that needs no history.
 """
@@ -111,6 +112,15 @@ SUMMED = frozenset(
 )
 
 
+def _zero_for(x: Any, out: Tensor) -> Tensor | None:
+    """The zero tangent torch uses for an input without one (None: not a tensor or number)."""
+    if isinstance(x, Tensor):
+        return wrap(np.zeros(x._data.shape, out._data.dtype), out._dtype)
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return wrap(np.zeros((), out._data.dtype), out._dtype)
+    return None
+
+
 def _no_jvp_backward(k: Any, g: Any, s: Any, a: Any) -> Any:
     raise NotImplementedError(
         "detachviz cannot differentiate this forward-AD tangent: its op has no differentiable "
@@ -151,6 +161,9 @@ def tangent(
     """The tangent of `out` as a Tensor with history (its inputs' tangents are Tensors);
     `fallback()` gives the plain array for ops without a differentiable rule."""
     tans = [x._fw_tangent if isinstance(x, Tensor) else None for x in ins]
+    if cls._name in SUMMED:
+        # torch's formula has a term per input; an absent tangent is an (efficient) zero
+        tans = [_zero_for(x, out) if t is None else t for x, t in zip(ins, tans, strict=True)]
     hooks, recorder = state.fw_hooks, trace.RECORDER
     state.fw_hooks = None  # the rule's own ops carry no tangents
     trace.RECORDER = None  # nor are they script ops in the drawing
@@ -163,14 +176,8 @@ def tangent(
             for c in terms:
                 if c is not None:
                     res = c if res is None else res + c
-            missing = any(
-                isinstance(x, Tensor) and t is None for x, t in zip(ins, tans, strict=True)
-            )
             if res is None:
                 res = wrap(np.zeros(out._data.shape, out._data.dtype), out._dtype)
-            elif cls._name in SUMMED and missing:
-                zero = wrap(np.zeros(out._data.shape, out._data.dtype), out._dtype)
-                res = res - zero if cls._name == "SubBackward0" else res + zero
             elif any(res is t for t in tans):
                 res = res.clone()  # never the input's own tangent object
             if tuple(res.shape) != tuple(out.shape):
