@@ -515,7 +515,7 @@ def _root_grads(
             else:
                 gv = g._data if g._data.dtype == t._data.dtype else g._data.astype(t._data.dtype)
         node, nr = edge(t)
-        if node._shape is MULTI:  # a later output of a multi-output node: its own slot
+        if node is not None and node._shape is MULTI:  # a later output of a multi-output node: its own slot
             slots: list[Any] = [None] * len(node._npd)
             slots[nr] = gv
             gv = _Multi(slots)
