@@ -9,6 +9,7 @@ for every edge. Saved tensors are freed after a node runs unless `retain_graph`.
 from __future__ import annotations
 
 import heapq
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -515,7 +516,9 @@ def _root_grads(
             else:
                 gv = g._data if g._data.dtype == t._data.dtype else g._data.astype(t._data.dtype)
         node, nr = edge(t)
-        if node is not None and node._shape is MULTI:  # a later output of a multi-output node: its own slot
+        if (
+            node is not None and node._shape is MULTI
+        ):  # a later output of a multi-output node: its own slot
             slots: list[Any] = [None] * len(node._npd)
             slots[nr] = gv
             gv = _Multi(slots)
@@ -543,6 +546,8 @@ def backward(
     roots = _root_grads(outputs, grads, create_graph)
     if inputs is not None:
         ins = _as_tuple(inputs)
+        if not ins:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         capture = {edge(t)[0]: None for t in ins}
         run_backward(roots, retain_graph, create_graph, capture)
         for t in ins:
@@ -572,8 +577,26 @@ def grad(
             "Expected allow_unused to be True or not passed when materialize_grads=True, "
             "but got: allow_unused=False."
         )
+    if not only_inputs:
+        warnings.warn(
+            "only_inputs argument is deprecated and is ignored now (defaults to True). To "
+            "accumulate gradient for other parts of the graph, please use "
+            "torch.autograd.backward.",
+            FutureWarning,
+            stacklevel=2,
+        )
     if allow_unused is None:
         allow_unused = materialize_grads
+    if is_grads_batched:
+        return _batched_grad(
+            outputs,
+            inputs,
+            grad_outputs,
+            retain_graph,
+            create_graph,
+            allow_unused,
+            materialize_grads,
+        )
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
     if trace.RECORDER is not None:
@@ -602,6 +625,54 @@ def grad(
         else:
             result.append(wrap(np.array(g, copy=True), t._dtype))
     return tuple(result)
+
+
+def _batched_grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any,
+    retain_graph: bool | None,
+    create_graph: bool,
+    allow_unused: bool,
+    materialize_grads: bool,
+) -> tuple[Tensor | None, ...]:
+    """grad(is_grads_batched=True): each grad_output's first dim is a batch of vectors; one
+    vector-Jacobian product per entry, stacked (torch vmaps the same computation)."""
+    if create_graph:
+        raise NotImplementedError(
+            "torch.autograd.grad(is_grads_batched=True, create_graph=True) is not supported by "
+            "detachviz"
+        )
+    gos = _as_tuple(grad_outputs)
+    if not gos or any(not isinstance(g, Tensor) or g._data.ndim == 0 for g in gos):
+        raise RuntimeError(
+            "detachviz: grad(is_grads_batched=True) needs a Tensor grad_output with a batch dim "
+            "per output"
+        )
+    n = gos[0]._data.shape[0]
+    rows = []
+    for i in range(n):
+        keep = True if i < n - 1 else bool(retain_graph)
+        rows.append(
+            grad(
+                outputs,
+                inputs,
+                tuple(wrap(g._data[i], g._dtype) for g in gos),
+                retain_graph=keep,
+                allow_unused=allow_unused,
+                materialize_grads=materialize_grads,
+            )
+        )
+    out: list[Tensor | None] = []
+    for j in range(len(rows[0]) if rows else 0):
+        col = [r[j] for r in rows]
+        if all(c is None for c in col):
+            out.append(None)
+            continue
+        ref = next(c for c in col if c is not None)
+        arrs = [np.zeros_like(ref._data) if c is None else c._data for c in col]
+        out.append(wrap(np.stack(arrs), ref._dtype))
+    return tuple(out)
 
 
 __all__: Sequence[str] = ("backward", "grad", "run_backward")
