@@ -93,6 +93,57 @@ _REBUILD_PARAMETER = _global("torch._utils", "_rebuild_parameter")
 _ORDERED_DICT = collections.OrderedDict
 
 
+# where torch defines each nn.Module class (torch.nn.modules.<file>.<Name>): a whole module is
+# pickled by reference to its class, so a detachviz layer is written under torch's name
+_TORCH_NN_FILES = {
+    "activation": "ELU GELU Hardtanh LeakyReLU LogSoftmax MultiheadAttention ReLU ReLU6 SiLU "
+    "Sigmoid Softmax Softplus Tanh",
+    "batchnorm": "BatchNorm1d BatchNorm2d BatchNorm3d",
+    "container": "ModuleDict ModuleList ParameterDict ParameterList Sequential",
+    "conv": "Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d",
+    "distance": "CosineSimilarity PairwiseDistance",
+    "dropout": "Dropout",
+    "flatten": "Flatten Unflatten",
+    "linear": "Identity LazyLinear Linear NonDynamicallyQuantizableLinear",
+    "loss": "BCELoss BCEWithLogitsLoss CrossEntropyLoss HuberLoss KLDivLoss L1Loss MSELoss "
+    "MarginRankingLoss NLLLoss SmoothL1Loss SoftMarginLoss TripletMarginLoss",
+    "module": "Module",
+    "normalization": "GroupNorm LayerNorm",
+    "pooling": "AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveMaxPool1d AdaptiveMaxPool2d "
+    "AvgPool1d AvgPool2d MaxPool1d MaxPool2d",
+    "rnn": "GRU GRUCell LSTM LSTMCell RNN RNNBase RNNCell RNNCellBase",
+    "sparse": "Embedding",
+    "transformer": "Transformer TransformerEncoder TransformerEncoderLayer",
+}
+_TORCH_NN_MODULE = {
+    name: "torch.nn.modules." + file
+    for file, names in _TORCH_NN_FILES.items()
+    for name in names.split()
+}
+
+
+def _torch_name(obj: Any) -> tuple[str, str] | None:
+    """torch's (module, name) for a detachviz class or function pickled by reference, or None
+    for anything else (a user's class keeps its own module: it imports torch itself)."""
+    module = getattr(obj, "__module__", None) or ""
+    if not module.startswith("detachviz."):
+        return None
+    name = obj.__qualname__
+    if isinstance(obj, type) and module.startswith("detachviz.nn"):
+        where = _TORCH_NN_MODULE.get(name)
+        if where is None:
+            raise NotImplementedError(
+                f"torch.save of a {name} module is not supported by detachviz (its place in "
+                "torch.nn is unknown)"
+            )
+        return where, name
+    if module.startswith("detachviz.nn.functional"):
+        return "torch.nn.functional", name
+    raise NotImplementedError(
+        f"torch.save: {module}.{name} (a detachviz object) cannot be written in torch's format"
+    )
+
+
 class _StorageRef:
     def __init__(self, array: np.ndarray, dtype: dtypes.dtype) -> None:
         self.array = array
@@ -145,8 +196,11 @@ class _Writer(pickle._Pickler):  # type: ignore[name-defined,misc]
         elif isinstance(obj, dtypes.dtype):
             module, name = "torch", obj.name
         else:
-            super().save_global(obj, name)  # type: ignore[misc]
-            return
+            where = _torch_name(obj)
+            if where is None:
+                super().save_global(obj, name)  # type: ignore[misc]
+                return
+            module, name = where
         self.write(pickle.GLOBAL + f"{module}\n{name}\n".encode())  # type: ignore[attr-defined]
         self.memoize(obj)  # type: ignore[attr-defined]
 
@@ -347,7 +401,8 @@ def _unsupported_global(module: str, name: str) -> pickle.UnpicklingError:
     full = f"{module}.{name}"
     return pickle.UnpicklingError(
         "Weights only load failed. This file can still be loaded, to do so you have two "
-        "options, do those steps only if you trust the source of the checkpoint. \n\t(1) In "
+        "options, \033[1mdo those steps only if you trust the source of the checkpoint\033[0m. "
+        "\n\t(1) In "
         "PyTorch 2.6, we changed the default value of the `weights_only` argument in "
         "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set "
         "to `False` will likely succeed, but it can result in arbitrary code execution. Do it "
@@ -388,6 +443,14 @@ class _Reader(pickle.Unpickler):
             return super().find_class(module, name)
         if self.weights_only:
             raise _unsupported_global(module, name)
+        if module.startswith("torch.nn.modules.") or module == "torch.nn.functional":
+            # a whole module saved by torch: its layers are detachviz's classes of that name
+            nn = importlib.import_module(
+                "detachviz.nn.functional" if module == "torch.nn.functional" else "detachviz.nn"
+            )
+            found = nn.__dict__.get(name)
+            if found is not None:
+                return found
         if module == "torch" or module.startswith("torch."):
             raise pickle.UnpicklingError(
                 f"torch.load: {module}.{name} in this file is not supported by detachviz"

@@ -9,6 +9,7 @@ for every edge. Saved tensors are freed after a node runs unless `retain_graph`.
 from __future__ import annotations
 
 import heapq
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -197,6 +198,7 @@ def run_backward(
     create_graph: bool,
     capture: dict[Any, Any] | None = None,
     fast: bool = True,
+    accumulate: bool = True,
 ) -> None:
     """Propagate gradients from `roots` ((node, grad) pairs) through the graph.
 
@@ -230,6 +232,8 @@ def run_backward(
         needed = _needed([n for n, _ in roots], set(capture))
     heap = [(-n._seq, n) for n in buffers if deps[n] == 0]
     heapq.heapify(heap)
+    prev_reach = state.backward_reach
+    state.backward_reach = (deps, needed, accumulate)
     prev_mode = state.grad_enabled
     grad_mode.set_mode(create_graph)
     kern = TT if tensor_mode else NP
@@ -244,6 +248,8 @@ def run_backward(
         while heap:
             node = _heappop(heap)[1]
             g = buffers.pop(node, None)
+            if g is not None and (needed is not None and node not in needed):
+                g = None  # a node this pass does not run (torch runs neither it nor its hooks)
             if g is not None and node._pre_hooks:
                 g = _run_pre_hooks(node, g, tensor_mode)
             if capture is not None and node in capture:
@@ -294,6 +300,7 @@ def run_backward(
     finally:
         grad_mode.set_mode(prev_mode)
         trace.RECORDER = recorder
+        state.backward_reach = prev_reach
 
 
 def _loop_np(
@@ -450,9 +457,20 @@ def apply_node(node: Node, grads: tuple[Any, ...]) -> Any:
 
 
 def _run_post_hooks(node: Node, grads: Sequence[Any], g: Any, tensor_mode: bool) -> Sequence[Any]:
+    # NOTE: torch validates a node's outputs (sums broadcast gradients down to each input's
+    # shape, casts to its dtype) before its post hooks see them
+    fitted = []
+    for x, e in zip(grads, node.next_functions, strict=False):
+        if x is None or e[0] is None:
+            fitted.append(x)
+            continue
+        f = _fit(x, e[0], e[1], tensor_mode)
+        fitted.append(f.grads[e[1]] if isinstance(f, _Multi) else f)
+    grads = fitted
     for h in node._hooks or ():
         gin = tuple(None if x is None else _to_tensor(x, tensor_mode) for x in grads)
-        r = h(gin, (_to_tensor(g, tensor_mode),))
+        outs = g.grads if isinstance(g, _Multi) else (g,)
+        r = h(gin, tuple(None if x is None else _to_tensor(x, tensor_mode) for x in outs))
         if r is not None:
             grads = [None if x is None else (x if tensor_mode else x._data) for x in r]
     return grads
@@ -498,7 +516,14 @@ def _root_grads(
                 gv = g
             else:
                 gv = g._data if g._data.dtype == t._data.dtype else g._data.astype(t._data.dtype)
-        roots.append((edge(t)[0], gv))
+        node, nr = edge(t)
+        if (
+            node is not None and node._shape is MULTI
+        ):  # a later output of a multi-output node: its own slot
+            slots: list[Any] = [None] * len(node._npd)
+            slots[nr] = gv
+            gv = _Multi(slots)
+        roots.append((node, gv))
     return roots
 
 
@@ -523,6 +548,8 @@ def backward(
     roots = _root_grads(outputs, grads, create_graph)
     if inputs is not None:
         ins = _as_tuple(inputs)
+        if not ins:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         capture = {edge(t)[0]: None for t in ins}
         run_backward(roots, retain_graph, create_graph, capture)
         for t in ins:
@@ -558,8 +585,26 @@ def grad(
             "Expected allow_unused to be True or not passed when materialize_grads=True, "
             "but got: allow_unused=False."
         )
+    if not only_inputs:
+        warnings.warn(
+            "only_inputs argument is deprecated and is ignored now (defaults to True). To "
+            "accumulate gradient for other parts of the graph, please use "
+            "torch.autograd.backward.",
+            FutureWarning,
+            stacklevel=2,
+        )
     if allow_unused is None:
         allow_unused = materialize_grads
+    if is_grads_batched:
+        return _batched_grad(
+            outputs,
+            inputs,
+            grad_outputs,
+            retain_graph,
+            create_graph,
+            allow_unused,
+            materialize_grads,
+        )
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
     diff = None
@@ -576,7 +621,7 @@ def grad(
     edges = [edge(t) for t in ins]
     capture: dict[Any, Any] = {e[0]: None for e in edges}
     first_new = next_seq()  # the nodes this backward makes get higher numbers
-    run_backward(roots, retain_graph, create_graph, capture)
+    run_backward(roots, retain_graph, create_graph, capture, accumulate=False)
     result: list[Tensor | None] = []
     for i, (t, e) in enumerate(zip(ins, edges)):
         g = capture[e[0]]
@@ -594,6 +639,54 @@ def grad(
         made = lambda fn: getattr(fn, "_seq", 0) > first_new  # noqa: E731
         trace.RECORDER.keep_derived(result, made, diff.line)
     return tuple(result)
+
+
+def _batched_grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any,
+    retain_graph: bool | None,
+    create_graph: bool,
+    allow_unused: bool,
+    materialize_grads: bool,
+) -> tuple[Tensor | None, ...]:
+    """grad(is_grads_batched=True): each grad_output's first dim is a batch of vectors; one
+    vector-Jacobian product per entry, stacked (torch vmaps the same computation)."""
+    if create_graph:
+        raise NotImplementedError(
+            "torch.autograd.grad(is_grads_batched=True, create_graph=True) is not supported by "
+            "detachviz"
+        )
+    gos = _as_tuple(grad_outputs)
+    if not gos or any(not isinstance(g, Tensor) or g._data.ndim == 0 for g in gos):
+        raise RuntimeError(
+            "detachviz: grad(is_grads_batched=True) needs a Tensor grad_output with a batch dim "
+            "per output"
+        )
+    n = gos[0]._data.shape[0]
+    rows = []
+    for i in range(n):
+        keep = True if i < n - 1 else bool(retain_graph)
+        rows.append(
+            grad(
+                outputs,
+                inputs,
+                tuple(wrap(g._data[i], g._dtype) for g in gos),
+                retain_graph=keep,
+                allow_unused=allow_unused,
+                materialize_grads=materialize_grads,
+            )
+        )
+    out: list[Tensor | None] = []
+    for j in range(len(rows[0]) if rows else 0):
+        col = [r[j] for r in rows]
+        if all(c is None for c in col):
+            out.append(None)
+            continue
+        ref = next(c for c in col if c is not None)
+        arrs = [np.zeros_like(ref._data) if c is None else c._data for c in col]
+        out.append(wrap(np.stack(arrs), ref._dtype))
+    return tuple(out)
 
 
 __all__: Sequence[str] = ("backward", "grad", "run_backward")

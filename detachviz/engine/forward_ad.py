@@ -12,7 +12,8 @@ with any number of inputs (cat, stack) gives one function `jvp(tangents, p, out,
 The engine sums the contributions of the inputs that have a tangent and broadcasts and casts
 the sum to the output once (rules never unbroadcast); for view ops (`_jvp_view`) it keeps the
 rule's numpy view, so a view's tangent aliases its base's tangent as in torch. Tangents are
-plain Tensors without history (forward-over-reverse is not modelled).
+plain Tensors without history, except when an input requires grad (grad mode on): then the
+tangent is built from engine ops and has one, as torch's (engine/forward_ad_diff.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import forward_ad_diff as _diff
 from detachviz.engine import function as kit
 from detachviz.engine import state
 from detachviz.engine.node import Node, node_class
@@ -247,8 +249,17 @@ def op(cls: type[Node] | None, ins: tuple[Any, ...], out: Tensor, attrs: tuple[A
     tans = _tangents(ins)
     if tans is None:
         return
-    rules = _rules(cls, cls._name)
     od = out._data
+    if state.grad_enabled and (out._requires_grad or _any_tangent_requires_grad(ins)):
+        # the tangent needs a history (backward-of-forward): built from engine ops
+        a = _named(cls, attrs)
+
+        def numpy_tangent() -> Any:
+            return _combine(_rules(cls, cls._name), tans, _primals(ins), od, a)
+
+        _set_tangent(out, _diff.tangent(cls, ins, out, a, numpy_tangent))
+        return
+    rules = _rules(cls, cls._name)
     res = _combine(rules, tans, _primals(ins), od, _named(cls, attrs))
     if res is None:
         return  # only non-differentiable inputs carry tangents (a mask, an index, ...)
@@ -263,6 +274,15 @@ def op(cls: type[Node] | None, ins: tuple[Any, ...], out: Tensor, attrs: tuple[A
     else:
         tangent = wrap(_fresh(res, od, tans), out._dtype)
     _set_tangent(out, tangent)
+
+
+def _any_tangent_requires_grad(ins: tuple[Any, ...]) -> bool:
+    for x in ins:
+        if isinstance(x, Tensor):
+            t = x._fw_tangent
+            if t is not None and t._requires_grad:
+                return True
+    return False
 
 
 def inplace(

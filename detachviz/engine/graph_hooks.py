@@ -14,6 +14,7 @@ from typing import Any
 
 from detachviz.engine import state
 from detachviz.engine.node import PACK_ORDER, PACKED, Node, RemovableHandle, SavedOutput
+from detachviz.engine.tensor import edge
 from detachviz.engine.unsupported import refuse
 
 __all__ = [
@@ -117,15 +118,34 @@ class _MultiHandle:
 def register_multi_grad_hook(
     tensors: Sequence[Any], fn: Callable[..., Any], *, mode: str = "all"
 ) -> _MultiHandle:
-    """mode "all": fn(grads) once every tensor got its gradient in a backward pass (grads in
-    the tensors' order); mode "any": fn(grad) for the first gradient of each pass.
-    NOTE: "all" fires when the last of the tensors receives its gradient; a tensor the pass
-    never reaches keeps it from firing (torch passes None for it instead)."""
+    """mode "all": fn(grads) once every tensor the backward pass reaches got its gradient
+    (grads in the tensors' order, None for a tensor the pass does not reach, as torch);
+    mode "any": fn(grad) for the first gradient of each pass."""
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
     tensors = tuple(tensors)
     seen: dict[str, Any] = {"pass": None, "grads": [None] * len(tensors), "count": 0}
+    seen["expect"] = 0
     handles = []
+
+    def reached() -> int:
+        reach = state.backward_reach
+        if reach is None:
+            return len(tensors)
+        deps, needed, accumulate = reach
+        n = 0
+        for t in tensors:
+            if not t.requires_grad:
+                continue
+            if not accumulate and t.grad_fn is None:
+                raise RuntimeError(
+                    "A leaf node was passed to _will_engine_execute_node but we are currently "
+                    "running autograd.grad(). This is currently not supported."
+                )
+            node = edge(t)[0]
+            if node in deps and (needed is None or node in needed):
+                n += 1
+        return n
 
     def make(i: int) -> Callable[[Any], None]:
         def hook(g: Any) -> None:
@@ -135,11 +155,12 @@ def register_multi_grad_hook(
                 if mode == "any":
                     fn(g)
                     return
+                seen["expect"] = reached()
             if mode == "any":
                 return
             seen["grads"][i] = g
             seen["count"] += 1
-            if seen["count"] == len(tensors):
+            if seen["count"] == seen["expect"]:
                 fn(tuple(seen["grads"]))
 
         return hook

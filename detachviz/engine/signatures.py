@@ -157,9 +157,133 @@ def _kind(t: Tensor) -> int:
     return 2 if d.is_floating_point else (0 if d.name == "bool" else 1)
 
 
-def write_out(name: str, result: Any, out: Any) -> Tensor:
+# c10's names of the scalar types, as torch's out= dtype errors spell them
+_C_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}
+
+
+def _c_name(t: Any) -> str:
+    return _C_NAMES.get(t._dtype.name, t._dtype.name)
+
+
+def _scalar(t: Any) -> str:
+    return str(t._dtype.legacy).removesuffix("Tensor")
+
+
+def _expected_dtype(k: int, want: Any, got: Any) -> str:
+    return f"Expected out tensor to have dtype {_c_name(want)}, but got {_c_name(got)} instead"
+
+
+def _kthvalue_dtype(k: int, want: Any, got: Any) -> str:
+    if k:
+        return "output indices must be of scalar type Long"
+    return "output values must be of same type as input"
+
+
+def _mode_dtype(k: int, want: Any, got: Any) -> str:
+    slot = "indices" if k else "values"
+    return f"expected scalar type '{_scalar(want)}' but got '{_scalar(got)}' for {slot} output"
+
+
+def _median_dtype(k: int, want: Any, got: Any) -> str:
+    if k:
+        return (
+            "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+            f"torch.{got._dtype.legacy} instead (while checking arguments for median)"
+        )
+    return (
+        "Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; "
+        f"but type torch.{got._dtype.legacy} does not equal torch.{want._dtype.legacy} (while "
+        "checking arguments for median)"
+    )
+
+
+def _cum_dtype(k: int, want: Any, got: Any) -> str:
+    return f"expected scalar_type {_scalar(want)} but found {_scalar(got)}"
+
+
+def _frexp_dtype(k: int, want: Any, got: Any) -> str:
+    if k:
+        return f"torch.frexp() expects exponent to have int dtype but got {_c_name(got)}"
+    return f"torch.frexp() expects mantissa to have dtype {_c_name(want)} but got {_c_name(got)}"
+
+
+# functions returning several tensors whose out= takes a tuple: torch's name (the return
+# type is torch.return_types.<name>_out) -> how torch words an out tensor of the wrong dtype
+MULTI_OUT: dict[str, Callable[[int, Any, Any], str]] = {
+    "aminmax": _expected_dtype,
+    "cummax": _cum_dtype,
+    "cummin": _cum_dtype,
+    "frexp": _frexp_dtype,
+    "kthvalue": _kthvalue_dtype,
+    "linalg_eigh": _expected_dtype,
+    "linalg_qr": _expected_dtype,
+    "linalg_slogdet": _expected_dtype,
+    "linalg_svd": _expected_dtype,
+    "max": _expected_dtype,
+    "median": _median_dtype,
+    "min": _expected_dtype,
+    "mode": _mode_dtype,
+    "nanmedian": _median_dtype,
+    "sort": _expected_dtype,
+    "topk": _expected_dtype,
+}
+_OUT_TYPES: dict[str, type] = {}
+
+
+def write_outs(name: str, result: Any, out: Any) -> Any:
+    """out= of a function returning several tensors: a tuple (or list) of as many tensors, each
+    of exactly its result's dtype (no casting), each resized and written; returns
+    torch.return_types.<name>_out holding the given tensors."""
+    from detachviz.engine.ops.reduce import return_type  # the ops import this module
+
+    if not isinstance(out, (tuple, list)):
+        raise TypeError(
+            f"{name}(): argument 'out' must be tuple of Tensors, not {type(out).__name__}"
+        )
+    if len(out) != len(result):
+        raise TypeError(f"expected tuple of {len(result)} elements but got {len(out)}")
+    for o in out:
+        if not isinstance(o, Tensor):
+            raise TypeError(
+                f"{name}(): argument 'out' must be tuple of Tensors, not {type(o).__name__}"
+            )
+    if state.grad_enabled and any(r._requires_grad for r in result):
+        raise _out_error(name)
+    if state.grad_enabled and any(o._requires_grad for o in out):
+        raise _out_error(name)
+    words = MULTI_OUT[name]
+    pairs = list(enumerate(zip(result, out)))
+    if name == "linalg_eigh":
+        pairs.reverse()  # torch checks the eigenvectors first
+    for k, (r, o) in pairs:
+        if r._dtype is not o._dtype:
+            raise RuntimeError(words(k, r, o))
+    for r, o in zip(result, out):
+        _copy_into(r, o)
+    cls = _OUT_TYPES.get(name)
+    if cls is None:
+        cls = _OUT_TYPES[name] = return_type(name + "_out", type(result)._fields)
+    return cls(*out)
+
+
+def write_out(name: str, result: Any, out: Any) -> Any:
     """torch's out= semantics: `result` written into `out` (resized, cast), `out` returned."""
     if not isinstance(result, Tensor):
+        if name in MULTI_OUT and isinstance(result, tuple) and hasattr(result, "_fields"):
+            return write_outs(name, result, out)
         raise NotImplementedError(f"detachviz: {name}(out=...) of several results")
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
@@ -169,6 +293,12 @@ def write_out(name: str, result: Any, out: Any) -> Tensor:
         kind = result._dtype.legacy.removesuffix("Tensor")
         want = out._dtype.legacy.removesuffix("Tensor")
         raise RuntimeError(f"result type {kind} can't be cast to the desired output type {want}")
+    _copy_into(result, out)
+    return out
+
+
+def _copy_into(result: Tensor, out: Tensor) -> None:
+    """Resize `out` to the result's shape (warning as torch when it was not empty), then copy."""
     shape = result._data.shape
     if out._data.shape != shape:
         if out._data.size:
@@ -180,13 +310,12 @@ def write_out(name: str, result: Any, out: Any) -> Tensor:
                 "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to "
                 "zero elements with t.resize_(0).",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
         out.resize_(*shape)  # NOTE: bumps the version once, as torch's resize and copy do
     else:
         out._bump()
     np.copyto(out._data, result._data, casting="unsafe")
-    return out
 
 
 def bind(fn: Callable[..., Any], name: str, params: tuple[str, ...], out_ok: bool) -> Any:
@@ -233,6 +362,15 @@ def _already_torchs(fn: Callable[..., Any], params: tuple[str, ...], skip: int =
     return own[: len(params)] == list(params)
 
 
+# torch.linalg's rows: the name in the module -> (torch's name in messages, the row)
+LINALG: dict[str, tuple[str, str]] = {
+    "eigh": ("linalg_eigh", "A, UPLO; out"),
+    "qr": ("linalg_qr", "A, mode; out"),
+    "slogdet": ("linalg_slogdet", "A; out"),
+    "svd": ("linalg_svd", "A, full_matrices; out"),
+}
+
+
 def bind_namespace(namespace: dict[str, Any]) -> None:
     """Give the torch namespace's functions torch's call forms (once, at import)."""
     for name, row in FUNCTIONS.items():
@@ -242,6 +380,18 @@ def bind_namespace(namespace: dict[str, Any]) -> None:
         params, out_ok = _parse(row)
         if out_ok or not _already_torchs(fn, params):
             namespace[name] = bind(fn, name, params, out_ok)
+
+
+def bind_linalg(namespace: dict[str, Any]) -> None:
+    """The same for torch.linalg (its functions' messages say `linalg_<name>`)."""
+    for name, (torch_name, row) in LINALG.items():
+        fn = namespace.get(name)
+        if fn is None or hasattr(fn, "__wrapped__"):
+            continue
+        params, out_ok = _parse(row)
+        call = bind(fn, torch_name, params, out_ok)
+        call.__name__ = call.__qualname__ = name
+        namespace[name] = call
 
 
 def bind_methods(cls: type) -> None:

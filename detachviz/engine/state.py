@@ -46,6 +46,9 @@ saved_hooks: list[tuple[Any, Any]] = []
 saved_hooks_disabled: str | None = None
 # counts backward passes (autograd.grad too): register_multi_grad_hook tells passes apart
 backward_pass = 0
+# the running backward pass's (reachable nodes, nodes that run if only some do) for
+# register_multi_grad_hook(mode="all"), which must know which of its tensors the pass reaches
+backward_reach: Any = None
 # torch.set_default_device: None is the CPU; another device makes factories raise
 default_device: Any = None
 # torch.set_printoptions

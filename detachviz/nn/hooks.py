@@ -87,6 +87,7 @@ class BackwardHook:
         self.n_outputs = 0
         self.input_index: list[int] | None = None
         self.output_index: list[int] | None = None
+        self._zeros: list[Any] = []
 
     def _wrap(self, args: tuple[Any, ...], hook: Callable[..., Any]) -> Any:
         """Route the tensors of `args` through one BackwardHookFunction whose node gets
@@ -105,6 +106,7 @@ class BackwardHook:
 
     def setup_input_hook(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         self.n_inputs = len(args)
+        self._zeros = [(a.shape, a.dtype) for a in args if isinstance(a, T.Tensor)]
         new, self.input_index = self._wrap(args, self._input_hook)
         return new
 
@@ -118,7 +120,9 @@ class BackwardHook:
     def _output_hook(self, grad_inputs: Any, _grad_outputs: Any) -> Any:
         # NOTE: the node is the identity: the gradients it passes on are the outputs' grads
         assert self.output_index is not None
-        self.grad_outputs = _pack(self.output_index, grad_inputs, self.n_outputs)
+        # NOTE: an output no gradient reached shows None (the node's inputs are materialized)
+        reached = [g if o is not None else None for g, o in zip(grad_inputs, _grad_outputs)]
+        self.grad_outputs = _pack(self.output_index, reached, self.n_outputs)
         for pre in self.user_pre_hooks:
             new = pre(self.module, self.grad_outputs)
             if new is None:
@@ -155,7 +159,13 @@ class BackwardHook:
         if self.grad_outputs is None:
             return None  # the gradient reached the inputs without passing the outputs
         assert self.input_index is not None
-        res = _pack(self.input_index, grad_inputs, self.n_inputs)
+        # NOTE: torch's identity Function materializes the gradient of an input no gradient
+        # reached (one that does not require grad, or is not used): zeros, not None
+        grads = [
+            T.zeros(shape, dtype=dt) if g is None else g
+            for g, (shape, dt) in zip(grad_inputs, self._zeros, strict=True)
+        ]
+        res = _pack(self.input_index, grads, self.n_inputs)
         for hook in self.user_hooks:
             out = hook(self.module, res, self.grad_outputs)
             if out is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from detachviz.engine import namespace as _ns
+from detachviz.engine import signatures as _sig
 from detachviz.engine.ops import decomp as _d
 from detachviz.engine.ops import linalg as _linalg
 from detachviz.engine.ops import matnorm as _mn
@@ -24,5 +25,7 @@ solve = _d.solve
 svd = _d.svd
 svdvals = _d.svdvals
 vector_norm = _stats.vector_norm
+
+_sig.bind_linalg(globals())  # out= (a tuple of tensors), keywords
 
 __getattr__ = _ns.module_getattr(globals(), "torch.linalg", {}, methods=False)
