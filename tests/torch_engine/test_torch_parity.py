@@ -31,7 +31,25 @@ def test_the_corpus_holds_every_test_script():
     assert any(p.name == "gan_step.py" for p in SCRIPTS)
 
 
-@pytest.mark.parametrize("path", SCRIPTS, ids=_id)
+# Known engine differences, each a bug to fix (strict: the mark fails once it is fixed).
+KNOWN = {
+    # The nodes a create_graph autograd.grad makes carry no script line on our engine; the
+    # torch engine dates them to the next line that uses the gradient (both should say the
+    # autograd.grad line).
+    "gradient_penalty": "double-backward nodes' script line",
+    # nn.RNNCell is one call to torch's fused rnn_tanh_cell, so the torch engine draws the
+    # cut from the detached h into that call's TanhBackward0; our engine decomposes the cell
+    # and draws it into the AddmmBackward0 that reads h.
+    "tbptt_adam": "cut target inside nn.RNNCell",
+}
+
+
+def _known(path: Path) -> list[pytest.MarkDecorator]:
+    reason = KNOWN.get(_id(path))
+    return [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=_known(p)) for p in SCRIPTS], ids=_id)
 def test_same_graph_model_on_both_engines(path):
     ours = parity.graph_json(path, "detachviz")
     real = parity.graph_json(path, "torch")
