@@ -20,6 +20,7 @@ import numpy as np
 from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
 from detachviz.engine.function import apply
 from detachviz.engine.node import Node, Saved, named_attrs, node_class
+from detachviz.engine.ops import arith, join
 from detachviz.engine.tensor import AS_STRIDED, Tensor, wrap
 
 
@@ -52,6 +53,34 @@ class NP:
     """Rule helpers on numpy arrays (no graph): the fast backward path."""
 
     @staticmethod
+    def mul_scalar(g: Any, c: Any) -> Any:
+        return g * c
+
+    @staticmethod
+    def div_scalar(g: Any, c: Any) -> Any:
+        return g / c
+
+    @staticmethod
+    def add_scalar(x: Any, c: Any) -> Any:
+        return x + c
+
+    @staticmethod
+    def rsub_scalar(c: Any, x: Any) -> Any:
+        return c - x
+
+    @staticmethod
+    def square(x: Any) -> Any:
+        return x * x
+
+    @staticmethod
+    def cube(x: Any) -> Any:
+        return x * x * x
+
+    @staticmethod
+    def unsqueeze_multiple(g: Any, axes: tuple[int, ...], keep: tuple[int, ...]) -> Any:
+        return g.reshape(keep)
+
+    @staticmethod
     def data(x: Any) -> Any:
         return x
 
@@ -62,6 +91,10 @@ class NP:
     @staticmethod
     def where0(mask: Any, g: Any) -> Any:
         return np.where(mask, g, ZERO_OF.get(g.dtype, 0))
+
+    @staticmethod
+    def zero_where(mask: Any, g: Any) -> Any:
+        return np.where(mask, ZERO_OF.get(g.dtype, 0), g)
 
     @staticmethod
     def relu_back(g: Any, y: Any) -> Any:
@@ -152,6 +185,34 @@ class NP:
 class TT:
     """Rule helpers on tensors: the same rules build a differentiable graph."""
 
+    # a formula's product with a number is torch's mul.Scalar (MulBackward1), its quotient
+    # div.Scalar (DivBackward1); a Python `g * 2` would be mul.Tensor (MulBackward0)
+    mul_scalar = staticmethod(arith.mul_scalar)
+    div_scalar = staticmethod(arith.div_scalar)
+    # `x + 1` is add.Scalar (AddBackward1); C++'s `1 - x` subtracts from a wrapped number
+    # tensor (SubBackward0 with a None edge); `x.pow(2)` is PowBackward0
+    add_scalar = staticmethod(arith.add_scalar)
+
+    @staticmethod
+    def rsub_scalar(c: Any, x: Tensor) -> Tensor:
+        return wrap(np.array(c)) - x
+
+    @staticmethod
+    def square(x: Tensor) -> Tensor:
+        return x.pow(2)
+
+    @staticmethod
+    def cube(x: Tensor) -> Tensor:
+        return x.pow(3)
+
+    @staticmethod
+    def unsqueeze_multiple(g: Tensor, axes: tuple[int, ...], keep: tuple[int, ...]) -> Tensor:
+        """A reduction's gradient with its reduced dims (`axes`, sorted) back, as torch's
+        formulas restore them: one UnsqueezeBackward0 per dim."""
+        for d in axes:
+            g = g.unsqueeze(d)
+        return g
+
     @staticmethod
     def data(x: Tensor) -> Any:
         return x._data
@@ -162,7 +223,12 @@ class TT:
 
     @staticmethod
     def where0(mask: Any, g: Tensor) -> Tensor:
-        return g * wrap(np.asarray(mask).astype(g._data.dtype))
+        # torch's formulas mask a gradient as at::where(mask, grad, 0): WhereBackward0
+        return join.where(wrap(np.asarray(mask, dtype=bool)), g, 0)
+
+    @staticmethod
+    def zero_where(mask: Any, g: Tensor) -> Tensor:
+        return join.where(wrap(np.asarray(mask, dtype=bool)), 0, g)
 
     @staticmethod
     def expand(g: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -183,7 +249,8 @@ class TT:
         )
         if axes:
             g = g.sum(axes, keepdim=True)
-        return g.reshape(shape)
+        # as at::sum_to: a view only to drop leading dims (else the keepdim sum is the shape)
+        return g.view(shape) if lead else g
 
     @staticmethod
     def transpose(g: Tensor, d0: int, d1: int) -> Tensor:

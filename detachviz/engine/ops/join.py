@@ -167,7 +167,7 @@ WHERE = node_class(
     "WhereBackward0",
     (
         lambda k, g, s, a: k.where0(a.condition._data, g),
-        lambda k, g, s, a: k.where0(~a.condition._data, g),
+        lambda k, g, s, a: k.zero_where(a.condition._data, g),
     ),
     attrs=("condition",),
 )

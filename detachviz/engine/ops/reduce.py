@@ -432,8 +432,12 @@ def _lse_back(k: Any, g: Any, s: Any, a: Any) -> Any:
     dims, keepdim = a
     x, out = s[0], s[1]
     shape = np.shape(k.data(x))
-    keep = _keep_shape(shape, _axes(dims, len(shape)))
-    return k.expand(k.reshape(g, keep), shape) * k.exp(x - k.reshape(out, keep))
+    # logsumexp_backward: grad * (self - result).exp(), both unsqueezed unless keepdim
+    axes = _axes(dims, len(shape))
+    if not keepdim and shape:
+        keep = _keep_shape(shape, axes)
+        g, out = k.unsqueeze_multiple(g, axes, keep), k.unsqueeze_multiple(out, axes, keep)
+    return g * k.exp(x - out)
 
 
 def _lse_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
@@ -477,7 +481,7 @@ def logsumexp(x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 # --------------------------------------------------------------------------------------------
 def _sum_back(k: Any, g: Any, sizes: tuple[int, ...], dims: Any, keepdim: bool) -> Any:
     if dims is not None and not keepdim and len(sizes):
-        g = k.reshape(g, keep_dims(sizes, dims))
+        g = k.unsqueeze_multiple(g, _axes(dims, len(sizes)), keep_dims(sizes, dims))
     return k.expand(g, sizes)
 
 
