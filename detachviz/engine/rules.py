@@ -243,6 +243,8 @@ class TT:
         gs = g._data.shape
         if gs == tuple(shape):
             return g
+        if not shape:
+            return g.sum()  # as at::sum_to to a 0-dim shape: SumBackward0
         lead = len(gs) - len(shape)
         axes = tuple(range(lead)) + tuple(
             i + lead for i, d in enumerate(shape) if d == 1 and gs[i + lead] != 1

@@ -495,7 +495,7 @@ SUM1 = node_class(
 )
 MEAN0 = node_class(
     "MeanBackward0",
-    (lambda k, g, s, a: k.expand(g, a.self_sym_sizes) / a.self_sym_numel,),
+    (lambda k, g, s, a: k.div_scalar(k.expand(g, a.self_sym_sizes), a.self_sym_numel),),
     attrs=("self_sym_numel", "self_sym_sizes"),
 )
 
@@ -503,8 +503,8 @@ MEAN0 = node_class(
 MEAN1 = node_class(
     "MeanBackward1",
     (
-        lambda k, g, s, a: (
-            _sum_back(k, g, a.self_sym_sizes, a.dim, a.keepdim) / reduced(a.self_sym_sizes, a.dim)
+        lambda k, g, s, a: k.div_scalar(
+            _sum_back(k, g, a.self_sym_sizes, a.dim, a.keepdim), reduced(a.self_sym_sizes, a.dim)
         ),
     ),
     attrs=("dim", "keepdim", "self_sym_numel", "self_sym_sizes"),

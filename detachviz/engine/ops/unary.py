@@ -46,13 +46,13 @@ COS = node_class(
 TANH_BACK = backward_op(
     "TanhBackwardBackward0",
     lambda k, g, y, a: k.tanh_back(g, y),
-    lambda k, gg, go, y, a: gg * (-2 * y * go),
+    lambda k, gg, go, y, a: gg * (k.mul_scalar(y, -2) * go),
     saved=("grad_output", "output"),
 )
 SIGMOID_BACK = backward_op(
     "SigmoidBackwardBackward0",
     lambda k, g, y, a: k.sigmoid_back(g, y),
-    lambda k, gg, go, y, a: gg * go * (-2 * y + 1),
+    lambda k, gg, go, y, a: gg * go * k.add_scalar(k.mul_scalar(y, -2), 1),
     saved=("grad_output", "output"),
 )
 THRESHOLD_BACK = backward_op(
