@@ -20,7 +20,6 @@ import numpy as np
 from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
 from detachviz.engine.function import apply
 from detachviz.engine.node import Node, Saved, named_attrs, node_class
-from detachviz.engine.ops import arith, join
 from detachviz.engine.tensor import AS_STRIDED, Tensor, wrap
 
 
@@ -186,12 +185,13 @@ class TT:
     """Rule helpers on tensors: the same rules build a differentiable graph."""
 
     # a formula's product with a number is torch's mul.Scalar (MulBackward1), its quotient
-    # div.Scalar (DivBackward1); a Python `g * 2` would be mul.Tensor (MulBackward0)
-    mul_scalar = staticmethod(arith.mul_scalar)
-    div_scalar = staticmethod(arith.div_scalar)
-    # `x + 1` is add.Scalar (AddBackward1); C++'s `1 - x` subtracts from a wrapped number
-    # tensor (SubBackward0 with a None edge); `x.pow(2)` is PowBackward0
-    add_scalar = staticmethod(arith.add_scalar)
+    # div.Scalar (DivBackward1), `x + 1` add.Scalar (AddBackward1) (a Python `g * 2` would be
+    # mul.Tensor, MulBackward0); masks are at::where (WhereBackward0). Those ops live in their
+    # families (ops/arith.py, ops/join.py), which install them here (install_kernels).
+    mul_scalar: Callable[[Tensor, Any], Tensor]
+    div_scalar: Callable[[Tensor, Any], Tensor]
+    add_scalar: Callable[[Tensor, Any], Tensor]
+    where: Callable[[Tensor, Any, Any], Tensor]
 
     @staticmethod
     def rsub_scalar(c: Any, x: Tensor) -> Tensor:
@@ -224,11 +224,11 @@ class TT:
     @staticmethod
     def where0(mask: Any, g: Tensor) -> Tensor:
         # torch's formulas mask a gradient as at::where(mask, grad, 0): WhereBackward0
-        return join.where(wrap(np.asarray(mask, dtype=bool)), g, 0)
+        return TT.where(wrap(np.asarray(mask, dtype=bool)), g, 0)
 
     @staticmethod
     def zero_where(mask: Any, g: Tensor) -> Tensor:
-        return join.where(wrap(np.asarray(mask, dtype=bool)), 0, g)
+        return TT.where(wrap(np.asarray(mask, dtype=bool)), 0, g)
 
     @staticmethod
     def expand(g: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -329,6 +329,12 @@ class TT:
     @staticmethod
     def as_strided(g: Tensor, size: Any, stride: Any, offset: int) -> Tensor:
         return as_strided(g.contiguous(), size, stride, offset)
+
+
+def install_kernels(**ops: Callable[..., Tensor]) -> None:
+    """An op family gives the create_graph kernels their ops (TT.mul_scalar, TT.where, ...)."""
+    for name, op in ops.items():
+        setattr(TT, name, staticmethod(op))
 
 
 def as_strided(t: Tensor, size: Any, stride: Any, offset: int) -> Tensor:

@@ -21,6 +21,7 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import RESULT, Saved, node_class, set_jvp
 from detachviz.engine.promote import PY_SCALARS, as_scalar
+from detachviz.engine.rules import install_kernels
 from detachviz.engine.tensor import Tensor
 
 _ndarray = np.ndarray
@@ -291,3 +292,6 @@ def mul_scalar(x: Tensor, other: float) -> Tensor:
     """at::mul(x, other) with a number `other` (MulBackward1)."""
     data = np.asarray(x._data * x._data.dtype.type(other), dtype=x._data.dtype)
     return apply(MUL_SCALAR, "mul", (x,), data, x._dtype, (other,))
+
+
+install_kernels(mul_scalar=mul_scalar, div_scalar=div_scalar, add_scalar=add_scalar)
