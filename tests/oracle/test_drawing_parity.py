@@ -29,7 +29,6 @@ KNOWN: dict[str, str] = {
     "nn_rnn_graph_names.py": UNBIND,
     "prog_attn_mha_batch_first_train.py": "3-d matmul: ViewBackward0 (torch: UnsafeViewBackward0)",
     "prog_autograd_batched_jacobians.py": "is_grads_batched: stacked backwards, not torch's vmap",
-    "prog_autograd_pinn_derivatives.py": "x * number: MulBackward0 (torch: MulBackward1)",
     "prog_ops_attention_einsum.py": "einsum decomposes by expand; torch by unsqueeze/permute",
     "prog_rnn_relu_batch_first.py": UNBIND,
     "prog_rnn_seq2seq_reverse.py": UNBIND,
