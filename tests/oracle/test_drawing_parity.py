@@ -24,7 +24,7 @@ UNBIND = "nn.RNN steps through the input by select; torch's RNN unbinds it (Unbi
 KNOWN: dict[str, str] = {
     "forward_ad_through_linear.py": FW_AD,
     "forward_ad_with_backward.py": FW_AD,
-    "nn_activation_family_mlp.py": "silu/elu/softplus double backward: formulas, not torch's nodes",
+    "nn_activation_family_mlp.py": "elu_ (in place): formulas, no EluBackwardBackward0(is_result)",
     "nn_conv_double_backward.py": "no Convolution- or NativeBatchNormBackwardBackward0",
     "nn_rnn_graph_names.py": UNBIND,
     "prog_attn_mha_batch_first_train.py": "3-d matmul: ViewBackward0 (torch: UnsafeViewBackward0)",
