@@ -118,6 +118,7 @@ UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
 
 # the primal unpack_dual returns is an alias whose backward torch names `Identity`
 IDENTITY = node_class("Identity", (lambda k, g, s, a: g,), jvp=(None,))  # primal: no tangent
+IDENTITY._name = "torch::autograd::Identity"  # its name(), as torch's C++ node
 
 
 def _check_level(level: int | None) -> int:

@@ -60,6 +60,34 @@ class NP:
     """Rule helpers on numpy arrays (no graph): the fast backward path."""
 
     @staticmethod
+    def mul_scalar(g: Any, c: Any) -> Any:
+        return g * c
+
+    @staticmethod
+    def div_scalar(g: Any, c: Any) -> Any:
+        return g / c
+
+    @staticmethod
+    def add_scalar(x: Any, c: Any) -> Any:
+        return x + c
+
+    @staticmethod
+    def rsub_scalar(c: Any, x: Any) -> Any:
+        return c - x
+
+    @staticmethod
+    def square(x: Any) -> Any:
+        return x * x
+
+    @staticmethod
+    def cube(x: Any) -> Any:
+        return x * x * x
+
+    @staticmethod
+    def unsqueeze_multiple(g: Any, axes: tuple[int, ...], keep: tuple[int, ...]) -> Any:
+        return g.reshape(keep)
+
+    @staticmethod
     def data(x: Any) -> Any:
         return x
 
@@ -70,6 +98,10 @@ class NP:
     @staticmethod
     def where0(mask: Any, g: Any) -> Any:
         return np.where(mask, g, ZERO_OF.get(g.dtype, 0))
+
+    @staticmethod
+    def zero_where(mask: Any, g: Any) -> Any:
+        return np.where(mask, ZERO_OF.get(g.dtype, 0), g)
 
     @staticmethod
     def relu_back(g: Any, y: Any) -> Any:
@@ -160,6 +192,35 @@ class NP:
 class TT:
     """Rule helpers on tensors: the same rules build a differentiable graph."""
 
+    # a formula's product with a number is torch's mul.Scalar (MulBackward1), its quotient
+    # div.Scalar (DivBackward1), `x + 1` add.Scalar (AddBackward1) (a Python `g * 2` would be
+    # mul.Tensor, MulBackward0); masks are at::where (WhereBackward0). Those ops live in their
+    # families (ops/arith.py, ops/join.py), which install them here (install_kernels).
+    mul_scalar: Callable[[Tensor, Any], Tensor]
+    div_scalar: Callable[[Tensor, Any], Tensor]
+    add_scalar: Callable[[Tensor, Any], Tensor]
+    where: Callable[[Tensor, Any, Any], Tensor]
+
+    @staticmethod
+    def rsub_scalar(c: Any, x: Tensor) -> Tensor:
+        return wrap(np.array(c)) - x
+
+    @staticmethod
+    def square(x: Tensor) -> Tensor:
+        return x.pow(2)
+
+    @staticmethod
+    def cube(x: Tensor) -> Tensor:
+        return x.pow(3)
+
+    @staticmethod
+    def unsqueeze_multiple(g: Tensor, axes: tuple[int, ...], keep: tuple[int, ...]) -> Tensor:
+        """A reduction's gradient with its reduced dims (`axes`, sorted) back, as torch's
+        formulas restore them: one UnsqueezeBackward0 per dim."""
+        for d in axes:
+            g = g.unsqueeze(d)
+        return g
+
     @staticmethod
     def data(x: Tensor) -> Any:
         return x._data
@@ -170,7 +231,12 @@ class TT:
 
     @staticmethod
     def where0(mask: Any, g: Tensor) -> Tensor:
-        return g * wrap(np.asarray(mask).astype(g._data.dtype))
+        # torch's formulas mask a gradient as at::where(mask, grad, 0): WhereBackward0
+        return TT.where(wrap(np.asarray(mask, dtype=bool)), g, 0)
+
+    @staticmethod
+    def zero_where(mask: Any, g: Tensor) -> Tensor:
+        return TT.where(wrap(np.asarray(mask, dtype=bool)), 0, g)
 
     @staticmethod
     def expand(g: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -185,13 +251,16 @@ class TT:
         gs = g._data.shape
         if gs == tuple(shape):
             return g
+        if not shape:
+            return g.sum()  # as at::sum_to to a 0-dim shape: SumBackward0
         lead = len(gs) - len(shape)
         axes = tuple(range(lead)) + tuple(
             i + lead for i, d in enumerate(shape) if d == 1 and gs[i + lead] != 1
         )
         if axes:
             g = g.sum(axes, keepdim=True)
-        return g.reshape(shape)
+        # as at::sum_to: a view only to drop leading dims (else the keepdim sum is the shape)
+        return g.view(shape) if lead else g
 
     @staticmethod
     def transpose(g: Tensor, d0: int, d1: int) -> Tensor:
@@ -268,6 +337,12 @@ class TT:
     @staticmethod
     def as_strided(g: Tensor, size: Any, stride: Any, offset: int) -> Tensor:
         return as_strided(g.contiguous(), size, stride, offset)
+
+
+def install_kernels(**ops: Callable[..., Tensor]) -> None:
+    """An op family gives the create_graph kernels their ops (TT.mul_scalar, TT.where, ...)."""
+    for name, op in ops.items():
+        setattr(TT, name, staticmethod(op))
 
 
 def as_strided(t: Tensor, size: Any, stride: Any, offset: int) -> Tensor:

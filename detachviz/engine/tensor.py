@@ -488,7 +488,7 @@ class Tensor:
     def __iter__(self) -> Iterator[Tensor]:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))  # as torch: the rows are UnbindBackward0's outputs
 
     def __bool__(self) -> bool:
         n = self._data.size

@@ -139,3 +139,72 @@ def test_gradient_penalty_through_leaky_relu_keeps_a_graph() -> None:
     )
     assert g.requires_grad and type(g.grad_fn).__name__ == "LeakyReluBackwardBackward0"
     assert g.grad_fn._saved_negative_slope == 0.2
+
+
+# name -> f(torch module, x): ops whose create_graph backward is written out in ops; torch's
+# formulas (derivatives.yaml) multiply by numbers with mul.Scalar, add them with add.Scalar,
+# mask with where, restore reduced dims with unsqueeze: the graphs must be node for node
+FORMULAS = {
+    "pow3": lambda T, x: x**3,
+    "sqrt": lambda T, x: (x * x + 1).sqrt(),
+    "rsqrt": lambda T, x: (x * x + 1).rsqrt(),
+    "reciprocal": lambda T, x: (x * x + 1).reciprocal(),
+    "mean": lambda T, x: x.mean() * x,
+    "mean_dim": lambda T, x: x.mean(1) ** 2,
+    "var": lambda T, x: x.var(1),
+    "div_number": lambda T, x: (x / 3.0) * x,
+    "mul_number": lambda T, x: (x * 3.0) * x,
+    "add_alpha": lambda T, x: T.add(x, x * x, alpha=2.0),
+    "sub_alpha": lambda T, x: T.sub(x, x * x, alpha=2.0),
+    "atan": lambda T, x: x.atan(),
+    "tan": lambda T, x: x.tan(),
+    "silu": lambda T, x: T.nn.functional.silu(x),
+    "clamp": lambda T, x: x.clamp(-0.5, 0.5) * x,
+    "where": lambda T, x: T.where(x > 0, x, x * x) * x,
+    "logsumexp": lambda T, x: x.logsumexp(1),
+    "sum_dim": lambda T, x: x.sum(1) ** 2,
+    "expand": lambda T, x: x[:, :1].expand(2, 3) * x,
+    "mm": lambda T, x: (x @ x.t()).tanh(),
+    "linear_weight_t": lambda T, x: (x @ (x.t() * 1).t().t()).sigmoid(),
+    "cat": lambda T, x: T.cat([x, x * x]) ** 2,
+    "embedding": lambda T, x: T.nn.functional.embedding(T.tensor([0, 1, 0]), x) ** 2,
+}
+
+
+def edges(t) -> list[str]:
+    """t's backward graph as sorted `Name -> Next, Next` lines (an explicit stack)."""
+    lines, seen, stack = set(), [], [t.grad_fn]
+    while stack:
+        n = stack.pop()
+        if any(n is m for m in seen):
+            continue
+        seen.append(n)
+        nexts = [f for f, _ in n.next_functions]
+        lines.add(f"{n.name()} -> " + ", ".join("None" if f is None else f.name() for f in nexts))
+        stack.extend(f for f in nexts if f is not None)
+    return sorted(lines)
+
+
+@pytest.mark.parametrize("name", sorted(FORMULAS))
+def test_second_order_graph_and_values_are_torchs(name: str, rt) -> None:
+    def run(T):
+        x = T.tensor(X, requires_grad=True)
+        out = FORMULAS[name](T, x)
+        (g,) = T.autograd.grad(out.sum(), x, create_graph=True)
+        (h,) = T.autograd.grad((g * T.tensor(U)).sum(), x)
+        return edges(g), g.detach().numpy(), h.numpy()
+
+    (ours, g, h), (theirs, tg, th) = run(dvtorch), run(rt)
+    assert ours == theirs
+    np.testing.assert_allclose(g, tg, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(h, th, rtol=1e-10, atol=1e-12)
+
+
+def test_second_derivative_of_pow_matches_finite_differences() -> None:
+    # d/dx of the create_graph gradient 3 x^2 (built as MulBackward1 of PowBackward0): 6 x
+    x = dvtorch.tensor(X, requires_grad=True)
+    (g,) = dvtorch.autograd.grad((x**3).sum(), x, create_graph=True)
+    (h,) = dvtorch.autograd.grad(g.sum(), x)
+    eps = 1e-6
+    fd = (3 * (X + eps) ** 2 - 3 * (X - eps) ** 2) / (2 * eps)
+    np.testing.assert_allclose(h.numpy(), fd, rtol=1e-6)

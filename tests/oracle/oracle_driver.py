@@ -5,8 +5,9 @@ Usage: python oracle_driver.py {torch,detachviz,detachviz-cli} OUT.json SCRIPT..
 One process per engine keeps the suite fast: `import torch` costs ~1.5 s, so paying it once
 instead of once per script is the difference between seconds and minutes. Each script still
 gets a fresh namespace, its own argv, and the cwd of this process. The result per script is
-{"stdout", "exit_code", "error"} where "error" is `Type: message` of an uncaught exception
-(empty when the script exited cleanly).
+{"stdout", "exit_code", "error", "graph"} where "error" is `Type: message` of an uncaught
+exception (empty when the script exited cleanly) and "graph" the backward graphs the script left
+behind (see backward_edges; None when it did not exit cleanly), for test_drawing_parity.py.
 """
 
 from __future__ import annotations
@@ -57,15 +58,49 @@ def _reset_torch() -> None:
     torch.set_default_device(None)  # a set default device is a function mode: no fast paths
 
 
+def _roots(namespace: dict[str, Any], is_tensor: Callable[[Any], bool]) -> list[Any]:
+    """The tensors with a grad_fn a script left in its globals, directly or one level inside
+    a list, tuple or dict (a training loop's `losses`), in namespace order."""
+    roots: list[Any] = []
+    for name, value in namespace.items():
+        if name.startswith("__"):
+            continue
+        inner = value.values() if isinstance(value, dict) else value
+        items = list(inner) if isinstance(value, (list, tuple, dict)) else [value]
+        roots.extend(v for v in items if is_tensor(v) and v.grad_fn is not None)
+    return roots
+
+
+def backward_edges(namespace: dict[str, Any], is_tensor: Callable[[Any], bool]) -> list[str]:
+    """Every backward node reachable from the script's roots as `Name -> Next, Next` (its
+    next_functions in order, `None` for an input that needs no gradient), sorted, each line
+    once: the same with either engine exactly when the nodes and edges have torch's names."""
+    lines: set[str] = set()
+    seen: set[int] = set()
+    stack = [t.grad_fn for t in _roots(namespace, is_tensor)]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        nexts = [n for n, _ in node.next_functions]
+        names = ", ".join("None" if n is None else n.name() for n in nexts)
+        lines.add(f"{node.name()} -> {names}")
+        stack.extend(n for n in nexts if n is not None)
+    return sorted(lines)
+
+
 def run_torch(path: str) -> dict[str, Any]:
     _reset_torch()
+    import torch
+
     out = io.StringIO()
-    code, error = 0, ""
+    code, error, namespace = 0, "", None
     old_argv = sys.argv
     sys.argv = [path]
     try:
         with contextlib.redirect_stdout(out):
-            runpy.run_path(path, run_name="__main__")
+            namespace = runpy.run_path(path, run_name="__main__")
     except SystemExit as e:
         code = _exit_code(e.code)
     except BaseException as e:  # the script's own failure, recorded like `python` reports it
@@ -73,11 +108,13 @@ def run_torch(path: str) -> dict[str, Any]:
         traceback.print_exc(file=sys.stderr)
     finally:
         sys.argv = old_argv
-    return {"stdout": out.getvalue(), "exit_code": code, "error": error}
+    graph = None if namespace is None else backward_edges(namespace, torch.is_tensor)
+    return {"stdout": out.getvalue(), "exit_code": code, "error": error, "graph": graph}
 
 
 def run_detachviz(path: str) -> dict[str, Any]:
     from detachviz.runner import run_script
+    from detachviz.torch import is_tensor
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -85,7 +122,9 @@ def run_detachviz(path: str) -> dict[str, Any]:
     error = "" if result.error is None else _describe(result.error)
     if result.error_text:
         sys.stderr.write(result.error_text)
-    return {"stdout": out.getvalue(), "exit_code": result.exit_code, "error": error}
+    clean = result.exit_code == 0 and result.error is None
+    graph = backward_edges(result.namespace, is_tensor) if clean else None
+    return {"stdout": out.getvalue(), "exit_code": result.exit_code, "error": error, "graph": graph}
 
 
 def run_detachviz_cli(path: str) -> dict[str, Any]:
@@ -98,7 +137,7 @@ def run_detachviz_cli(path: str) -> dict[str, Any]:
     )
     lines = proc.stderr.strip().splitlines()
     error = lines[-1] if proc.returncode != 0 and lines else ""
-    return {"stdout": proc.stdout, "exit_code": proc.returncode, "error": error}
+    return {"stdout": proc.stdout, "exit_code": proc.returncode, "error": error, "graph": None}
 
 
 def _guarded(run: Callable[[str], dict[str, Any]], path: str) -> dict[str, Any]:
@@ -108,7 +147,7 @@ def _guarded(run: Callable[[str], dict[str, Any]], path: str) -> dict[str, Any]:
         return run(path)
     except BaseException as e:  # noqa: BLE001 - e.g. detachviz.runner missing or broken
         traceback.print_exc(file=sys.stderr)
-        return {"stdout": "", "exit_code": 99, "error": f"[driver] {_describe(e)}"}
+        return {"stdout": "", "exit_code": 99, "error": f"[driver] {_describe(e)}", "graph": None}
     finally:
         signal.alarm(0)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_oracle import SCRIPTS, _run_batch  # noqa: E402
+from oracle_batches import SCRIPTS, _run_batch  # noqa: E402
 
 
 def first_cause(expected: dict, actual: dict) -> str | None:

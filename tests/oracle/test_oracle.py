@@ -1,10 +1,10 @@
 """PyTorch-oracle tests: each script in scripts/ must print the same under detachviz and torch.
 
-How it works: a session fixture runs ALL selected scripts once under real torch and once under
-detachviz, each batch in a single subprocess (oracle_driver.py; `import torch` costs ~1.5 s,
-so one process per script would be far too slow), both batches in parallel, with cwd = a tmp
-dir and PYTHONHASHSEED=0. Each parametrized test then compares one script's stdout line by line
-(unified diff on mismatch) and its exit code.
+How it works: a session fixture (conftest.py) runs ALL selected scripts once under real torch
+and once under detachviz, each batch in a single subprocess (oracle_driver.py; `import torch`
+costs ~1.5 s, so one process per script would be far too slow), both batches in parallel, with
+cwd = a tmp dir and PYTHONHASHSEED=0. Each parametrized test then compares one script's stdout
+line by line (unified diff on mismatch) and its exit code.
 
 Adding a script: drop `scripts/<area>_<idea>.py` (areas: detach_, inplace_, storage_, grad_,
 views_, nograd_, errors_, printing_, nn_, optim_, forward_ad_, dtype_, seed_). Rules:
@@ -26,69 +26,11 @@ process per script (slower; rules out state leaking between scripts).
 from __future__ import annotations
 
 import difflib
-import json
-import os
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
+from oracle_batches import SCRIPTS
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
-SCRIPTS_DIR = HERE / "scripts"
-DRIVER = HERE / "oracle_driver.py"
-SCRIPTS = sorted(p.name for p in SCRIPTS_DIR.glob("*.py"))
-BATCH_TIMEOUT_S = 600
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONHASHSEED"] = "0"
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-    env.pop("PYTHONSTARTUP", None)
-    return env
-
-
-def _run_batch(mode: str, scripts: list[str], workdir: Path) -> dict[str, dict]:
-    workdir.mkdir(parents=True, exist_ok=True)
-    out = workdir / f"{mode}.json"
-    paths = [str(SCRIPTS_DIR / s) for s in scripts]
-    proc = subprocess.run(
-        [sys.executable, str(DRIVER), mode, str(out), *paths],
-        cwd=workdir,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=BATCH_TIMEOUT_S,
-    )
-    if proc.returncode != 0 or not out.exists():
-        raise RuntimeError(f"{mode} driver failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
-    (workdir / f"{mode}.stderr.txt").write_text(proc.stderr, encoding="utf-8")
-    return json.loads(out.read_text(encoding="utf-8"))["scripts"]
-
-
-def _selected_scripts(session: pytest.Session) -> list[str]:
-    """Only the scripts whose tests were collected (so `-k name` runs one script, fast)."""
-    names = {
-        item.callspec.params["script"]
-        for item in session.items
-        if getattr(item, "callspec", None) is not None and "script" in item.callspec.params
-    }
-    return sorted(names) or SCRIPTS
-
-
-@pytest.fixture(scope="session")
-def oracle_results(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
-    pytest.importorskip("torch")
-    scripts = _selected_scripts(request.session)
-    root = tmp_path_factory.mktemp("oracle")
-    dv_mode = "detachviz-cli" if os.environ.get("DETACHVIZ_ORACLE_ISOLATE") else "detachviz"
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        torch_job = pool.submit(_run_batch, "torch", scripts, root / "torch")
-        dv_job = pool.submit(_run_batch, dv_mode, scripts, root / "detachviz")
-        return torch_job.result(), dv_job.result()
+# The oracle_results fixture (conftest.py) runs the two batches (oracle_batches.py).
 
 
 def _diff(expected: str, actual: str) -> str:

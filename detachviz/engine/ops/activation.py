@@ -264,8 +264,8 @@ def _sigmoid(k: Any, x: Any) -> Any:
 
 @_quiet
 def _silu_back(k: Any, g: Any, x: Any, a: Any) -> Any:
-    sig = _sigmoid(k, x)
-    return g * sig * (1 + x * (1 - sig))
+    sig = _sigmoid(k, x) if k is NP else x.sigmoid()
+    return g * sig * k.add_scalar(x * k.rsub_scalar(1, sig), 1)
 
 
 SILU = node_class(

@@ -21,28 +21,33 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import RESULT, Saved, node_class, set_jvp
 from detachviz.engine.promote import PY_SCALARS, as_scalar
+from detachviz.engine.rules import install_kernels
 from detachviz.engine.tensor import Tensor
 
 _ndarray = np.ndarray
 _new = object.__new__
 
 
-def alpha_scaled(g: Any, alpha: Any) -> Any:
-    return g if alpha == 1 else g * alpha
+def alpha_scaled(g: Any, alpha: Any, k: Any = None) -> Any:
+    """g * alpha, as torch's maybe_multiply: a number product (MulBackward1) under create_graph
+    (`k` the rule's kernels; None in forward AD, on arrays)."""
+    if alpha == 1:
+        return g
+    return g * alpha if k is None else k.mul_scalar(g, alpha)
 
 
 ADD = node_class(
     "AddBackward0",
-    (lambda k, g, s, a: g, lambda k, g, s, a: alpha_scaled(g, a.alpha)),
+    (lambda k, g, s, a: g, lambda k, g, s, a: alpha_scaled(g, a.alpha, k)),
     attrs=("alpha",),
 )
 SUB = node_class(
     "SubBackward0",
-    (lambda k, g, s, a: g, lambda k, g, s, a: alpha_scaled(-g, a.alpha)),
+    (lambda k, g, s, a: g, lambda k, g, s, a: alpha_scaled(-g, a.alpha, k)),
     attrs=("alpha",),
 )
 RSUB = node_class(
-    "RsubBackward1", (lambda k, g, s, a: alpha_scaled(-g, a.alpha),), attrs=("alpha",)
+    "RsubBackward1", (lambda k, g, s, a: alpha_scaled(-g, a.alpha, k),), attrs=("alpha",)
 )
 # alpha=1, the attributes of nearly every add/sub: built once, already named (`a.alpha`)
 ALPHA_1 = ADD._Attrs(1)
@@ -59,7 +64,7 @@ DIV = node_class(
 NEG = node_class("NegBackward0", (lambda k, g, s, a: -g,))
 RECIPROCAL = node_class(
     "ReciprocalBackward0",
-    (lambda k, g, s, a: g * -(s[0] * s[0]),),
+    (lambda k, g, s, a: -g * (s[0] * s[0]),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 
@@ -69,7 +74,8 @@ def _pow0(k: Any, g: Any, s: Any, a: Any) -> Any:
     if e == 0:
         return k.zeros_like(s[0])
     x = s[0]
-    return g * (e * (pow_np(x, e - 1) if isinstance(x, np.ndarray) else x ** (e - 1)))
+    # pow_backward: grad * (exponent * self.pow(exponent - 1)), the product by a number mul.Scalar
+    return g * k.mul_scalar(pow_np(x, e - 1) if isinstance(x, np.ndarray) else x ** (e - 1), e)
 
 
 def _pow1_self(k: Any, g: Any, s: Any, a: Any) -> Any:
@@ -247,3 +253,45 @@ def neg(x: Tensor) -> Tensor:
             "to invert a mask, use the `~` or `logical_not()` operator instead."
         )
     return unary(NEG, np.negative, "neg", x)
+
+
+# NOTE: ATen's composites add Python numbers through add.Scalar, whose node is AddBackward1
+# with a single edge (a Python `x + 0.5` is add.Tensor: AddBackward0 with a None edge)
+ADD_SCALAR = node_class("AddBackward1", (lambda k, g, s, a: g,))
+set_jvp(ADD_SCALAR, (lambda t, p, o, a: t,))
+
+
+def add_scalar(x: Tensor, other: float) -> Tensor:
+    """at::add(x, other) with a number `other` (AddBackward1)."""
+    data = np.asarray(x._data + x._data.dtype.type(other), dtype=x._data.dtype)
+    return apply(ADD_SCALAR, "add", (x,), data, x._dtype)
+
+
+# NOTE: ATen's composites divide by a number through div.Scalar: DivBackward1 saving `other`
+DIV_SCALAR = node_class(
+    "DivBackward1", (lambda k, g, s, a: k.div_scalar(g, a.other),), attrs=("other",)
+)
+set_jvp(DIV_SCALAR, (lambda t, p, o, a: t / a.other,))
+
+
+def div_scalar(x: Tensor, other: float) -> Tensor:
+    """at::div(x, other) with a number `other` (DivBackward1)."""
+    with np.errstate(all="ignore"):
+        data = np.asarray(x._data / x._data.dtype.type(other), dtype=x._data.dtype)
+    return apply(DIV_SCALAR, "div", (x,), data, x._dtype, (other,))
+
+
+# NOTE: and multiply by a number through mul.Scalar: MulBackward1 saving `other`
+MUL_SCALAR = node_class(
+    "MulBackward1", (lambda k, g, s, a: k.mul_scalar(g, a.other),), attrs=("other",)
+)
+set_jvp(MUL_SCALAR, (lambda t, p, o, a: t * a.other,))
+
+
+def mul_scalar(x: Tensor, other: float) -> Tensor:
+    """at::mul(x, other) with a number `other` (MulBackward1)."""
+    data = np.asarray(x._data * x._data.dtype.type(other), dtype=x._data.dtype)
+    return apply(MUL_SCALAR, "mul", (x,), data, x._dtype, (other,))
+
+
+install_kernels(mul_scalar=mul_scalar, div_scalar=div_scalar, add_scalar=add_scalar)

@@ -21,6 +21,7 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import Node, node_class, set_jvp
 from detachviz.engine.promote import promote_pair, result_type
+from detachviz.engine.rules import install_kernels
 from detachviz.engine.tensor import Tensor
 
 
@@ -167,7 +168,7 @@ WHERE = node_class(
     "WhereBackward0",
     (
         lambda k, g, s, a: k.where0(a.condition._data, g),
-        lambda k, g, s, a: k.where0(~a.condition._data, g),
+        lambda k, g, s, a: k.zero_where(a.condition._data, g),
     ),
     attrs=("condition",),
 )
@@ -197,6 +198,9 @@ def where(condition: Tensor, input: Any = None, other: Any = None) -> Any:  # no
     yd = other._data if isinstance(other, Tensor) else other
     data = np.where(condition._data, xd, yd).astype(dt.np, copy=False)
     return apply(WHERE, "where", (input, other), data, dt, (condition,))
+
+
+install_kernels(where=where)
 
 
 # --------------------------------------------------------------------------------------------

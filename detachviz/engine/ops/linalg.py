@@ -19,25 +19,52 @@ from detachviz.engine.node import Saved, node_class, set_jvp
 from detachviz.engine.ops.arith import alpha_scaled
 from detachviz.engine.ops.view import SQUEEZE4, UNSAFE_VIEW, expand, reshape, squeeze, unsqueeze
 from detachviz.engine.promote import type_name
-from detachviz.engine.rules import matvec_np
+from detachviz.engine.rules import NP, matvec_np
 from detachviz.engine.tensor import Tensor, init_tensor
 
 _ndarray = np.ndarray
 _new = object.__new__
 
 
+def _column_major(sizes: Any, strides: Any) -> bool:
+    return len(strides) == 2 and strides[0] == 1 and strides[1] == sizes[0]
+
+
+def mm_mat1_backward(k: Any, g: Any, mat2: Any, sizes: Any, strides: Any) -> Any:
+    """The gradient of mm's first matrix; under create_graph, for a column-major mat1 (a
+    transposed weight) as torch's formula computes it there: (mat2 @ g.t()).t()."""
+    if k is not NP and _column_major(sizes, strides):
+        return k.t(k.mm(mat2, k.t(g)))
+    return k.mm(g, k.t(mat2))
+
+
+def mm_mat2_backward(k: Any, g: Any, mat1: Any, sizes: Any, strides: Any) -> Any:
+    """The gradient of mm's second matrix; (g.t() @ mat1).t() for a column-major mat2 (the
+    `weight.t()` of nn.Linear) under create_graph, as torch's formula."""
+    if k is not NP and _column_major(sizes, strides):
+        return k.t(k.mm(k.t(g), mat1))
+    return k.mm(k.t(mat1), g)
+
+
 MM = node_class(
     "MmBackward0",
-    (lambda k, g, s, a: k.mm(g, k.t(s[1])), lambda k, g, s, a: k.mm(k.t(s[0]), g)),
+    (
+        lambda k, g, s, a: mm_mat1_backward(k, g, s[1], a.self_sym_sizes, a.self_sym_strides),
+        lambda k, g, s, a: mm_mat2_backward(k, g, s[0], a.mat2_sym_sizes, a.mat2_sym_strides),
+    ),
     saved=(Saved("self", 0, (1,)), Saved("mat2", 1, (0,))),
     attrs=("mat2_sym_sizes", "mat2_sym_strides", "self_sym_sizes", "self_sym_strides"),
 )
 ADDMM = node_class(
     "AddmmBackward0",
     (
-        lambda k, g, s, a: alpha_scaled(g, a.beta),
-        lambda k, g, s, a: alpha_scaled(k.mm(g, k.t(s[1])), a.alpha),
-        lambda k, g, s, a: alpha_scaled(k.mm(k.t(s[0]), g), a.alpha),
+        lambda k, g, s, a: alpha_scaled(g, a.beta, k),
+        lambda k, g, s, a: alpha_scaled(
+            mm_mat1_backward(k, g, s[1], a.mat1_sym_sizes, a.mat1_sym_strides), a.alpha, k
+        ),
+        lambda k, g, s, a: alpha_scaled(
+            mm_mat2_backward(k, g, s[0], a.mat2_sym_sizes, a.mat2_sym_strides), a.alpha, k
+        ),
     ),
     saved=(Saved("mat1", 1, (2,)), Saved("mat2", 2, (1,))),
     attrs=(

@@ -28,6 +28,7 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import RESULT, Saved, new_node, node_class, set_jvp
 from detachviz.engine.ops import stats
+from detachviz.engine.ops.arith import add_scalar, div_scalar, mul_scalar  # noqa: F401 - fused.*
 from detachviz.engine.promote import broadcast_error, operands
 from detachviz.engine.rules import backward_op
 from detachviz.engine.tensor import Tensor, edge, init_tensor, wrap
@@ -678,38 +679,3 @@ def norm_p_dim(x: Tensor, p: float, dim: int, keepdim: bool = False) -> Tensor:
         data = _p_norm(x._data, float(p), axis if nd else None, keepdim)
     data = np.asarray(data, dtype=x._data.dtype)
     return apply(NORM1, "norm", (x,), data, x._dtype, ((axis,), keepdim, float(p)))
-
-
-# NOTE: ATen's composites add Python numbers through add.Scalar, whose node is AddBackward1
-# with a single edge (a Python `x + 0.5` is add.Tensor: AddBackward0 with a None edge)
-ADD_SCALAR = node_class("AddBackward1", (lambda k, g, s, a: g,))
-set_jvp(ADD_SCALAR, (lambda t, p, o, a: t,))
-
-
-def add_scalar(x: Tensor, other: float) -> Tensor:
-    """at::add(x, other) with a number `other` (AddBackward1)."""
-    data = np.asarray(x._data + x._data.dtype.type(other), dtype=x._data.dtype)
-    return apply(ADD_SCALAR, "add", (x,), data, x._dtype)
-
-
-# NOTE: ATen's composites divide by a number through div.Scalar: DivBackward1 saving `other`
-DIV_SCALAR = node_class("DivBackward1", (lambda k, g, s, a: g / a.other,), attrs=("other",))
-set_jvp(DIV_SCALAR, (lambda t, p, o, a: t / a.other,))
-
-
-def div_scalar(x: Tensor, other: float) -> Tensor:
-    """at::div(x, other) with a number `other` (DivBackward1)."""
-    with np.errstate(all="ignore"):
-        data = np.asarray(x._data / x._data.dtype.type(other), dtype=x._data.dtype)
-    return apply(DIV_SCALAR, "div", (x,), data, x._dtype, (other,))
-
-
-# NOTE: and multiply by a number through mul.Scalar: MulBackward1 saving `other`
-MUL_SCALAR = node_class("MulBackward1", (lambda k, g, s, a: g * a.other,), attrs=("other",))
-set_jvp(MUL_SCALAR, (lambda t, p, o, a: t * a.other,))
-
-
-def mul_scalar(x: Tensor, other: float) -> Tensor:
-    """at::mul(x, other) with a number `other` (MulBackward1)."""
-    data = np.asarray(x._data * x._data.dtype.type(other), dtype=x._data.dtype)
-    return apply(MUL_SCALAR, "mul", (x,), data, x._dtype, (other,))

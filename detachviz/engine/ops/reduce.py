@@ -432,8 +432,12 @@ def _lse_back(k: Any, g: Any, s: Any, a: Any) -> Any:
     dims, keepdim = a
     x, out = s[0], s[1]
     shape = np.shape(k.data(x))
-    keep = _keep_shape(shape, _axes(dims, len(shape)))
-    return k.expand(k.reshape(g, keep), shape) * k.exp(x - k.reshape(out, keep))
+    # logsumexp_backward: grad * (self - result).exp(), both unsqueezed unless keepdim
+    axes = _axes(dims, len(shape))
+    if not keepdim and shape:
+        keep = _keep_shape(shape, axes)
+        g, out = k.unsqueeze_multiple(g, axes, keep), k.unsqueeze_multiple(out, axes, keep)
+    return g * k.exp(x - out)
 
 
 def _lse_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
@@ -477,7 +481,7 @@ def logsumexp(x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 # --------------------------------------------------------------------------------------------
 def _sum_back(k: Any, g: Any, sizes: tuple[int, ...], dims: Any, keepdim: bool) -> Any:
     if dims is not None and not keepdim and len(sizes):
-        g = k.reshape(g, keep_dims(sizes, dims))
+        g = k.unsqueeze_multiple(g, _axes(dims, len(sizes)), keep_dims(sizes, dims))
     return k.expand(g, sizes)
 
 
@@ -491,7 +495,7 @@ SUM1 = node_class(
 )
 MEAN0 = node_class(
     "MeanBackward0",
-    (lambda k, g, s, a: k.expand(g, a.self_sym_sizes) / a.self_sym_numel,),
+    (lambda k, g, s, a: k.div_scalar(k.expand(g, a.self_sym_sizes), a.self_sym_numel),),
     attrs=("self_sym_numel", "self_sym_sizes"),
 )
 
@@ -499,8 +503,8 @@ MEAN0 = node_class(
 MEAN1 = node_class(
     "MeanBackward1",
     (
-        lambda k, g, s, a: (
-            _sum_back(k, g, a.self_sym_sizes, a.dim, a.keepdim) / reduced(a.self_sym_sizes, a.dim)
+        lambda k, g, s, a: k.div_scalar(
+            _sum_back(k, g, a.self_sym_sizes, a.dim, a.keepdim), reduced(a.self_sym_sizes, a.dim)
         ),
     ),
     attrs=("dim", "keepdim", "self_sym_numel", "self_sym_sizes"),

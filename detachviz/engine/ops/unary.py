@@ -31,7 +31,9 @@ EXP = node_class(
 )
 LOG = node_class("LogBackward0", (lambda k, g, s, a: g / s[0],), saved=(Saved("self", 0, (0,)),))
 SQRT = node_class(
-    "SqrtBackward0", (lambda k, g, s, a: g / (2 * s[0]),), saved=(Saved("result", RESULT, (0,)),)
+    "SqrtBackward0",
+    (lambda k, g, s, a: g / k.mul_scalar(s[0], 2),),
+    saved=(Saved("result", RESULT, (0,)),),
 )
 SIN = node_class(
     "SinBackward0", (lambda k, g, s, a: g * k.cos(s[0]),), saved=(Saved("self", 0, (0,)),)
@@ -44,13 +46,13 @@ COS = node_class(
 TANH_BACK = backward_op(
     "TanhBackwardBackward0",
     lambda k, g, y, a: k.tanh_back(g, y),
-    lambda k, gg, go, y, a: gg * (-2 * y * go),
+    lambda k, gg, go, y, a: gg * (k.mul_scalar(y, -2) * go),
     saved=("grad_output", "output"),
 )
 SIGMOID_BACK = backward_op(
     "SigmoidBackwardBackward0",
     lambda k, g, y, a: k.sigmoid_back(g, y),
-    lambda k, gg, go, y, a: gg * go * (-2 * y + 1),
+    lambda k, gg, go, y, a: gg * go * k.add_scalar(k.mul_scalar(y, -2), 1),
     saved=("grad_output", "output"),
 )
 THRESHOLD_BACK = backward_op(
@@ -274,7 +276,7 @@ TAN, tan = _elementary(
     "TanBackward0",
     np.tan,
     True,
-    lambda k, g, s, a: g * (1 + s[0] * s[0]),
+    lambda k, g, s, a: g * k.add_scalar(k.square(s[0]), 1),
     lambda t, p, o, a: t * (1 + o * o),
 )
 ASIN, asin = _elementary(
@@ -298,7 +300,7 @@ ATAN, atan = _elementary(
     "AtanBackward0",
     np.arctan,
     False,
-    lambda k, g, s, a: g / (s[0] * s[0] + 1),
+    lambda k, g, s, a: g / k.add_scalar(s[0] * s[0], 1),
     lambda t, p, o, a: t / (p[0] * p[0] + 1),
 )
 SINH, sinh = _elementary(
@@ -369,6 +371,6 @@ RSQRT, rsqrt = _elementary(
     "RsqrtBackward0",
     rsqrt_np,
     True,
-    lambda k, g, s, a: -0.5 * g * s[0] * s[0] * s[0],
+    lambda k, g, s, a: k.mul_scalar(g, -0.5) * k.cube(s[0]),
     lambda t, p, o, a: -0.5 * t * o * o * o,
 )
