@@ -298,6 +298,7 @@ def inplace(
     tans = _tangents(ins)
     if tans is None:
         return
+    _refuse_history(f"the in-place {cls._name}", ins)
     xd = x._data
     res = _combine(_rules(cls, cls._name), tans, _primals(ins), np.asarray(new), _named(cls, attrs))
     xt = x._fw_tangent
@@ -306,6 +307,20 @@ def inplace(
     elif not xt._data.flags.writeable:
         return  # an expanded tangent: the primal write that follows raises torch's error
     np.copyto(xt._data, np.broadcast_to(res, xd.shape) if res is not None else 0)
+
+
+def _refuse_history(what: str, ins: tuple[Any, ...]) -> None:
+    """Refuse an op whose tangent torch would give a history (grad mode on and an input, or
+    its tangent, requiring grad) where detachviz builds only the out-of-place ops' history:
+    a tangent silently without one would differ from torch's."""
+    if state.grad_enabled and (
+        _any_tangent_requires_grad(ins)
+        or any(isinstance(x, Tensor) and x._requires_grad for x in ins)
+    ):
+        raise NotImplementedError(
+            f"forward AD: {what} on a tensor that requires grad (its tangent would need a "
+            "history) is not supported by detachviz; do it out of place or under torch.no_grad()"
+        )
 
 
 def _zero_tangent(x: Tensor) -> Tensor:
@@ -367,6 +382,7 @@ def views(cls: type[Node] | None, x: Tensor, outs: list[Tensor]) -> None:
     xt = x._fw_tangent
     if xt is None or not x._dtype.is_floating_point:
         return
+    _refuse_history("a multi-output view (split, chunk, unbind)", (x,))
     if cls is None or not cls._jvp_view:
         _rules(None if cls is None else cls, "a multi-output view")
     for out in outs:

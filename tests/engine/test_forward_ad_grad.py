@@ -125,3 +125,18 @@ def test_no_history_without_requires_grad():
         out = fw.make_dual(T.randn(3), T.ones(3)).tanh() * 2
         tangent = fw.unpack_dual(out).tangent
     assert tangent.grad_fn is None and not tangent.requires_grad
+
+
+@pytest.mark.parametrize("op", ["inplace", "unbind"])
+def test_ops_without_a_history_rule_are_refused_not_silently_historyless(op):
+    # torch gives these tangents a grad_fn; a tangent without one would be a silent difference
+    fwAD = T.autograd.forward_ad
+
+    w = T.randn(3, requires_grad=True)
+    with fwAD.dual_level():
+        x = fwAD.make_dual(T.randn(3), T.ones(3)) * w
+        with pytest.raises(NotImplementedError, match="forward AD: .* requires grad"):
+            x.relu_() if op == "inplace" else x.unbind()
+        with T.no_grad():  # no history needed: the fast path, torch's values
+            y = fwAD.make_dual(T.tensor([-1.0, 2.0]), T.tensor([5.0, 7.0]))
+            assert fwAD.unpack_dual(y.relu_()).tangent.tolist() == [0.0, 7.0]
