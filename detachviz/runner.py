@@ -147,35 +147,6 @@ def _lazy_module(alias: str, real: str) -> types.ModuleType:
     return stand_in
 
 
-def _deferred_module(real: str) -> types.ModuleType | None:
-    """`real` itself, executed on its first attribute (importlib's LazyLoader), so the
-    submodules a script never touches (torch.nn, torch.optim, torch.utils.data...) cost
-    nothing at start, and one it does touch is the very module `import real` gives. None
-    for a part not built yet."""
-    parent, _, child = real.rpartition(".")
-    owner = sys.modules.get(parent)
-    if owner is None:
-        return None
-    # the parent's search path from its spec (reading a deferred module's attributes runs it)
-    spec = importlib.machinery.PathFinder.find_spec(
-        real, _DEFERRED[parent] if parent in _DEFERRED else owner.__path__
-    )
-    if spec is None or spec.loader is None:
-        return None
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    module = importlib.util.module_from_spec(spec)
-    if spec.submodule_search_locations is not None:
-        _DEFERRED[real] = list(spec.submodule_search_locations)
-    sys.modules[real] = module
-    spec.loader.exec_module(module)
-    setattr(owner, child, module)
-    return module
-
-
-# package name -> search path, for the packages _deferred_module set up and has not run
-_DEFERRED: dict[str, list[str]] = {}
-
-
 def _is_compat(name: str) -> bool:
     return name in ("torch", "torchviz") or name.startswith(("torch.", "torchviz."))
 
@@ -201,12 +172,10 @@ class _CompatModules:
             del sys.modules[k]
         sys.modules.update(real_torch)
         for alias, real in COMPAT_MODULES.items() if not real_torch else ():
-            module = sys.modules.get(real)
-            if module is None:  # torch itself now, the rest when the script first uses it
-                module = importlib.import_module(real) if alias == "torch" else None
-                module = module or _deferred_module(real)
-            if module is not None:  # None: a part not built yet; importing it raises the
-                sys.modules[alias] = module  # finder's error
+            try:
+                sys.modules[alias] = importlib.import_module(real)
+            except ImportError:
+                continue  # a part not built yet; importing it raises the finder's error
         for alias, real in LAZY_COMPAT_MODULES.items():
             sys.modules[alias] = _lazy_module(alias, real)
         self._finder: _UnsupportedTorch | None = None
