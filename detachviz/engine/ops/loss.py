@@ -28,7 +28,6 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import RESULT, Saved, new_node, node_class, set_jvp
 from detachviz.engine.ops import stats
-from detachviz.engine.ops.arith import add_scalar, div_scalar, mul_scalar  # noqa: F401 - fused.*
 from detachviz.engine.promote import broadcast_error, operands
 from detachviz.engine.rules import backward_op
 from detachviz.engine.tensor import Tensor, edge, init_tensor, wrap

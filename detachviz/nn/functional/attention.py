@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from detachviz import torch as T
+from detachviz.engine.ops import arith
 from detachviz.engine.ops import attention as _attention
-from detachviz.engine.ops import loss as fused
 from detachviz.nn.functional.core import dropout, linear, softmax
 
 Tensor = Any
@@ -79,8 +79,8 @@ def scaled_dot_product_attention(
             "is_causal=True"
         )
     factor = math.sqrt(1.0 / math.sqrt(e) if scale is None else scale)
-    q = fused.mul_scalar(query, factor)
-    attn = q.matmul(fused.mul_scalar(key.transpose(-2, -1), factor))
+    q = arith.mul_scalar(query, factor)
+    attn = q.matmul(arith.mul_scalar(key.transpose(-2, -1), factor))
     if is_causal:
         lq, lk = query.shape[-2], key.shape[-2]
         mask = T.tensor(np.where(np.tri(lq, lk, dtype=bool), 0.0, -np.inf), dtype=query.dtype)

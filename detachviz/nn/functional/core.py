@@ -11,6 +11,7 @@ import numpy as np
 from detachviz import torch as T
 from detachviz.engine.dtype import SCALAR_NAMES
 from detachviz.engine.ops import activation as act
+from detachviz.engine.ops import arith
 from detachviz.engine.ops import loss as fused
 from detachviz.nn.reduction import legacy_reduction
 
@@ -361,8 +362,8 @@ def cross_entropy(
         smooth = smooth.sum() / denom
     else:
         smooth = reduce_loss(smooth, reduction)
-    kept = fused.mul_scalar(nll, 1 - label_smoothing)
-    return kept + fused.mul_scalar(smooth, label_smoothing / n_classes)
+    kept = arith.mul_scalar(nll, 1 - label_smoothing)
+    return kept + arith.mul_scalar(smooth, label_smoothing / n_classes)
 
 
 def _cross_entropy_soft(
@@ -374,7 +375,7 @@ def _cross_entropy_soft(
     cdim = _class_dim(logp)
     n_classes = logp.shape[cdim]
     if smoothing > 0:
-        target = fused.add_scalar(fused.mul_scalar(target, 1 - smoothing), smoothing / n_classes)
+        target = arith.add_scalar(arith.mul_scalar(target, 1 - smoothing), smoothing / n_classes)
     prod = logp * target
     if weight is not None:
         prod = prod * _class_view(weight, logp)
@@ -383,7 +384,7 @@ def _cross_entropy_soft(
     total = -prod.sum()
     if reduction == "sum":
         return total
-    return fused.div_scalar(total, logp.numel() // n_classes)
+    return arith.div_scalar(total, logp.numel() // n_classes)
 
 
 def _class_view(weight: Tensor, input: Tensor) -> Tensor:

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from detachviz import torch as T
+from detachviz.engine.ops import arith
 from detachviz.engine.ops import loss as fused
 from detachviz.nn.functional.core import (
     broadcast_pair,
@@ -143,7 +144,7 @@ def pairwise_distance(
     x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
 ) -> Tensor:
     """||x1 - x2 + eps||_p over the last dim (torch's at::pairwise_distance: NormBackward1)."""
-    diff = fused.add_scalar(x1 - x2, eps)
+    diff = arith.add_scalar(x1 - x2, eps)
     return fused.norm_p_dim(diff, p, diff.dim() - 1, keepdim)
 
 
@@ -164,7 +165,7 @@ def margin_ranking_loss(
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
         )
-    loss = fused.clamp_min(fused.add_scalar(-target * (input1 - input2), margin), 0)
+    loss = fused.clamp_min(arith.add_scalar(-target * (input1 - input2), margin), 0)
     return reduce_loss(loss, reduction)
 
 
@@ -188,4 +189,4 @@ def triplet_margin_loss(
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         d_neg = T.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
-    return reduce_loss(fused.clamp_min(fused.add_scalar(d_pos, margin) - d_neg, 0), reduction)
+    return reduce_loss(fused.clamp_min(arith.add_scalar(d_pos, margin) - d_neg, 0), reduction)
