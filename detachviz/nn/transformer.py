@@ -60,7 +60,73 @@ def _detect_is_causal_mask(mask: Any, is_causal: bool | None, size: int | None) 
     return bool((mask == causal).all())
 
 
-class TransformerEncoderLayer(Module):
+class _Layer(Module):
+    """What an encoder and a decoder layer share: `attentions` (self-attention first), the
+    feed-forward pair, one LayerNorm and one Dropout per sub-block, registered in torch's
+    order (so `print(model)`, `state_dict()` and the seeded init are torch's)."""
+
+    def __init__(
+        self,
+        attentions: tuple[str, ...],
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int,
+        dropout: float,
+        activation: Any,
+        layer_norm_eps: float,
+        batch_first: bool,
+        norm_first: bool,
+        bias: bool,
+        device: Any,
+        dtype: Any,
+    ) -> None:
+        super().__init__()
+        refuse_non_cpu(device)
+        kwargs = {} if dtype is None else {"dtype": dtype}
+        for name in attentions:
+            attn = MultiheadAttention(
+                d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kwargs
+            )
+            setattr(self, name, attn)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kwargs)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kwargs)
+        self.norm_first = norm_first
+        blocks = range(1, len(attentions) + 2)
+        for i in blocks:
+            setattr(self, f"norm{i}", LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs))
+        for i in blocks:
+            setattr(self, f"dropout{i}", Dropout(dropout))
+        self._ff_dropout = f"dropout{blocks[-1]}"
+        self.activation = _activation(activation)
+
+    def _attend(
+        self, attn: Module, x: Any, mem: Any, dropout: Module, mask: Any, pad: Any, causal: bool
+    ) -> Any:
+        out = attn(
+            x,
+            mem,
+            mem,
+            attn_mask=mask,
+            key_padding_mask=pad,
+            need_weights=False,
+            is_causal=causal,
+        )[0]
+        return dropout(out)
+
+    def _sa_block(self, x: Any, attn_mask: Any, key_padding_mask: Any, is_causal: bool) -> Any:
+        return self._attend(
+            self.self_attn, x, x, self.dropout1, attn_mask, key_padding_mask, is_causal
+        )
+
+    def _ff_block(self, x: Any) -> Any:
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return getattr(self, self._ff_dropout)(x)
+
+
+class TransformerEncoderLayer(_Layer):
+    """Self-attention, then feed-forward; post- or pre-norm."""
+
     def __init__(
         self,
         d_model: int,
@@ -75,21 +141,20 @@ class TransformerEncoderLayer(Module):
         device: Any = None,
         dtype: Any = None,
     ) -> None:
-        super().__init__()
-        refuse_non_cpu(device)
-        kwargs = {} if dtype is None else {"dtype": dtype}
-        self.self_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kwargs
+        super().__init__(
+            ("self_attn",),
+            d_model,
+            nhead,
+            dim_feedforward,
+            dropout,
+            activation,
+            layer_norm_eps,
+            batch_first,
+            norm_first,
+            bias,
+            device,
+            dtype,
         )
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kwargs)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kwargs)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.activation = _activation(activation)
 
     def forward(
         self,
@@ -106,22 +171,6 @@ class TransformerEncoderLayer(Module):
             x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
             x = self.norm2(x + self._ff_block(x))
         return x
-
-    def _sa_block(self, x: Any, attn_mask: Any, key_padding_mask: Any, is_causal: bool) -> Any:
-        x = self.self_attn(
-            x,
-            x,
-            x,
-            attn_mask=attn_mask,
-            key_padding_mask=key_padding_mask,
-            need_weights=False,
-            is_causal=is_causal,
-        )[0]
-        return self.dropout1(x)
-
-    def _ff_block(self, x: Any) -> Any:
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout2(x)
 
 
 class TransformerEncoder(Module):
@@ -186,7 +235,7 @@ class TransformerEncoder(Module):
         )
 
 
-class TransformerDecoderLayer(Module):
+class TransformerDecoderLayer(_Layer):
     """Self-attention, cross-attention on `memory`, feed-forward; post- or pre-norm."""
 
     def __init__(
@@ -203,26 +252,20 @@ class TransformerDecoderLayer(Module):
         device: Any = None,
         dtype: Any = None,
     ) -> None:
-        super().__init__()
-        refuse_non_cpu(device)
-        kwargs = {} if dtype is None else {"dtype": dtype}
-        self.self_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kwargs
+        super().__init__(
+            ("self_attn", "multihead_attn"),
+            d_model,
+            nhead,
+            dim_feedforward,
+            dropout,
+            activation,
+            layer_norm_eps,
+            batch_first,
+            norm_first,
+            bias,
+            device,
+            dtype,
         )
-        self.multihead_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kwargs
-        )
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kwargs)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kwargs)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
-        self.activation = _activation(activation)
 
     def forward(
         self,
@@ -249,35 +292,12 @@ class TransformerDecoderLayer(Module):
             x = self.norm3(x + self._ff_block(x))
         return x
 
-    def _sa_block(self, x: Any, attn_mask: Any, key_padding_mask: Any, is_causal: bool) -> Any:
-        x = self.self_attn(
-            x,
-            x,
-            x,
-            attn_mask=attn_mask,
-            key_padding_mask=key_padding_mask,
-            is_causal=is_causal,
-            need_weights=False,
-        )[0]
-        return self.dropout1(x)
-
     def _mha_block(
         self, x: Any, mem: Any, attn_mask: Any, key_padding_mask: Any, is_causal: bool
     ) -> Any:
-        x = self.multihead_attn(
-            x,
-            mem,
-            mem,
-            attn_mask=attn_mask,
-            key_padding_mask=key_padding_mask,
-            is_causal=is_causal,
-            need_weights=False,
-        )[0]
-        return self.dropout2(x)
-
-    def _ff_block(self, x: Any) -> Any:
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout3(x)
+        return self._attend(
+            self.multihead_attn, x, mem, self.dropout2, attn_mask, key_padding_mask, is_causal
+        )
 
 
 class TransformerDecoder(Module):

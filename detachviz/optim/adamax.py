@@ -6,7 +6,7 @@ from typing import Any
 
 from detachviz import torch as T
 from detachviz.optim import kernels as K
-from detachviz.optim.optimizer import Optimizer, Tensor, check_betas, check_range
+from detachviz.optim.optimizer import Optimizer, Tensor, check_adam_args
 
 
 class Adamax(Optimizer):
@@ -23,10 +23,7 @@ class Adamax(Optimizer):
         differentiable: bool = False,
         capturable: bool = False,
     ) -> None:
-        check_range("learning rate", lr, lr >= 0.0)
-        check_range("epsilon value", eps, eps >= 0.0)
-        check_betas(betas)
-        check_range("weight_decay value", weight_decay, weight_decay >= 0.0)
+        check_adam_args(lr, eps, betas, weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,

@@ -7,7 +7,7 @@ from typing import Any
 
 from detachviz import torch as T
 from detachviz.optim import kernels as K
-from detachviz.optim.optimizer import Optimizer, Tensor, check_betas, check_range
+from detachviz.optim.optimizer import Optimizer, Tensor, check_adam_args, check_range
 
 
 class NAdam(Optimizer):
@@ -26,10 +26,7 @@ class NAdam(Optimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        check_range("learning rate", lr, lr >= 0.0)
-        check_range("epsilon value", eps, eps >= 0.0)
-        check_betas(betas)
-        check_range("weight_decay value", weight_decay, weight_decay >= 0.0)
+        check_adam_args(lr, eps, betas, weight_decay)
         check_range("momentum_decay value", momentum_decay, momentum_decay >= 0.0)
         defaults = {
             "lr": lr,

@@ -54,9 +54,13 @@ def check_range(name: str, value: Any, ok: bool) -> None:
         raise ValueError(f"Invalid {name}: {value}")
 
 
-def check_betas(betas: Any) -> None:
+def check_adam_args(lr: Any, eps: Any, betas: Any, weight_decay: Any) -> None:
+    """The checks every Adam-family constructor makes, in torch's order."""
+    check_range("learning rate", lr, lr >= 0.0)
+    check_range("epsilon value", eps, eps >= 0.0)
     for i, beta in enumerate(betas):
         check_range(f"beta parameter at index {i}", beta, 0.0 <= beta < 1.0)
+    check_range("weight_decay value", weight_decay, weight_decay >= 0.0)
 
 
 class Optimizer:
