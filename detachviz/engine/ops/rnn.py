@@ -15,7 +15,7 @@ from detachviz.engine import factory, state, trace
 from detachviz.engine.function import apply, attach
 from detachviz.engine.node import MULTI, Node, Saved, node_class
 from detachviz.engine.ops.join import cat
-from detachviz.engine.ops.view import split_bounds
+from detachviz.engine.ops.view import output_grads, split_bounds
 from detachviz.engine.tensor import Tensor, init_tensor, wrap
 
 _new = object.__new__
@@ -43,25 +43,11 @@ def _multi_result(
     return tuple(outs)
 
 
-def _slots(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
-    """The gradient per output of a multi-output node, zeros where none arrived."""
-    grads = g.grads if hasattr(g, "grads") else [g]
-    out = []
-    for k, (shape, npd) in enumerate(node._npd):
-        gk = grads[k] if k < len(grads) else None
-        if gk is None:
-            gk = np.zeros(shape, dtype=npd)
-            if tensor_mode:
-                gk = wrap(gk)
-        out.append(gk)
-    return out
-
-
 # --------------------------------------------------------------------------------------------
 # unsafe_split / unsafe_chunk
 # --------------------------------------------------------------------------------------------
 def _unsafe_split_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
-    parts = _slots(node, g, tensor_mode)
+    parts = output_grads(node, g, tensor_mode)
     dim = node._attrs[0]
     if tensor_mode:
         return [cat(parts, dim)]
@@ -114,7 +100,7 @@ def _lstm_layer_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
     if tensor_mode:
         raise RuntimeError("derivative for mkldnn_rnn_layer_backward is not implemented")
     node._unpack(False)  # torch's checks: freed (backward twice), modified in place
-    g_out, g_hy, g_cy = _slots(node, g, False)
+    g_out, g_hy, g_cy = output_grads(node, g, False)
     reverse, _, cache = node._attrs
     x, w_ih, w_hh, c0, gates, cs, hs = cache
     steps = range(x.shape[0] - 1, -1, -1) if not reverse else range(x.shape[0])

@@ -295,7 +295,7 @@ def squeeze(x: Tensor, dim: Any = None) -> Tensor:
     return kit.view(SQUEEZE1, "squeeze", x, data, (dim, shp))
 
 
-def _pieces(g: Any, node: Node, tensor_mode: bool) -> list[Any]:
+def output_grads(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
     """The per-output gradients of a multi-output node, zeros where none arrived."""
     slots = g.grads if hasattr(g, "grads") else [g]
     out = []
@@ -310,14 +310,14 @@ def _pieces(g: Any, node: Node, tensor_mode: bool) -> list[Any]:
 
 
 def _split_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
-    parts = _pieces(g, node, tensor_mode)
+    parts = output_grads(node, g, tensor_mode)
     if tensor_mode:  # differentiable again: torch.cat
         return [cat(parts, node._attrs[0])]
     return [np.concatenate(parts, axis=node._attrs[0])]
 
 
 def _unbind_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
-    parts = _pieces(g, node, tensor_mode)
+    parts = output_grads(node, g, tensor_mode)
     if tensor_mode:
         return [stack(parts, node._attrs[0])]
     return [np.stack(parts, axis=node._attrs[0])]
