@@ -7,7 +7,9 @@ Also here: `call_rule` (one node's gradients), the nodes of the backward-of-back
 the `TT` kernels create (select/slice backward and its backward, as_strided backward), and
 `backward_op`: torch's named backward functions (`tanh_backward`, `threshold_backward`, ...),
 one op each, so a create_graph backward draws torch's `TanhBackwardBackward0` node where a
-formula written out in ops would draw `MulBackward0 -> RsubBackward1 -> MulBackward0`.
+formula written out in ops would draw `MulBackward0 -> RsubBackward1 -> MulBackward0`;
+`multi_backward_op` the same for one with several results (`convolution_backward`:
+`ConvolutionBackwardBackward0`), which a node uses under create_graph via `graph_backward`.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ import numpy as np
 
 from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
 from detachviz.engine.function import apply
-from detachviz.engine.node import Node, Saved, named_attrs, node_class
-from detachviz.engine.tensor import AS_STRIDED, Tensor, wrap
+from detachviz.engine import state
+from detachviz.engine.node import MULTI, Node, Saved, named_attrs, new_node, node_class
+from detachviz.engine.tensor import AS_STRIDED, NO_EDGE, Tensor, edge, wrap
 
 
 def call_rule(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
@@ -312,7 +315,13 @@ class TT:
 
     @staticmethod
     def embed(g: Tensor, shape: tuple[int, ...], index: Any) -> Tensor:
-        return apply(EMBED, "embed", (g,), NP.embed(g._data, shape, index), g._dtype, (index,))
+        """select_backward (an integer last in `index`) or slice_backward, as torch's op."""
+        data = NP.embed(g._data, shape, index)
+        dim, last = len(index) - 1, index[-1]
+        if isinstance(last, slice):
+            attrs = (dim, last.start, last.stop, last.step)
+            return apply(SLICE_BACK, "slice_backward", (g,), data, g._dtype, attrs)
+        return apply(SELECT_BACK, "select_backward", (g,), data, g._dtype, (dim, last))
 
     @staticmethod
     def as_strided_backward(g: Tensor, base_shape: Any, size: Any, stride: Any, offset: int) -> Any:
@@ -325,14 +334,6 @@ class TT:
             g._dtype,
             (tuple(size), tuple(stride), offset),
         )
-
-    @staticmethod
-    def index(g: Tensor, idx: Any) -> Tensor:
-        return apply(EMBED_BACK, "index", (g,), g._data[idx], g._dtype, (g._data.shape, idx))
-
-    @staticmethod
-    def index_put_zeros(g: Tensor, shape: Any, idx: Any) -> Tensor:
-        return wrap(_index_put_np(g._data, shape, idx))
 
     @staticmethod
     def as_strided(g: Tensor, size: Any, stride: Any, offset: int) -> Tensor:
@@ -364,16 +365,26 @@ def _embed(t: Any, out: Any, index: Any) -> Any:
     return r
 
 
-# the backward of `embed` (select/slice backward) is indexing again, and the other way round
-EMBED = node_class(
-    "SliceBackwardBackward0",
-    (lambda k, g, s, a: k.index(g, a[0]),),
-    jvp=(lambda t, p, o, a: _embed(t, o, a[0]),),
-)
-EMBED_BACK = node_class(
+def _select_at(a: Any) -> tuple[Any, ...]:
+    return (slice(None),) * a.dim + (a.index,)
+
+
+def _slice_at(a: Any) -> tuple[Any, ...]:
+    return (slice(None),) * a.dim + (slice(a.start, a.end, a.step),)
+
+
+# select/slice backward (`TT.embed`); their own backward is the select/slice view again
+SELECT_BACK = node_class(
     "SelectBackwardBackward0",
-    (lambda k, g, s, a: k.embed(g, a[0], a[1]),),
-    jvp=(lambda t, p, o, a: t[a[1]],),
+    (lambda k, g, s, a: g[_select_at(a)],),
+    attrs=("dim", "index"),
+    jvp=(lambda t, p, o, a: _embed(t, o, _select_at(a)),),
+)
+SLICE_BACK = node_class(
+    "SliceBackwardBackward0",
+    (lambda k, g, s, a: g[_slice_at(a)],),
+    attrs=("dim", "start", "end", "step"),
+    jvp=(lambda t, p, o, a: _embed(t, o, _slice_at(a)),),
 )
 AS_STRIDED_BACK = node_class(
     "AsStridedBackwardBackward0",
@@ -446,3 +457,99 @@ def zero_input(k: Any, gg: Any, go: Any, x: Any, a: Any) -> Any:
     """`d_input` of a backward function that is piecewise constant in `x` (threshold, leaky
     relu, hardtanh): torch's `zeros_like(grad)`."""
     return k.zeros_like(gg)
+
+
+def _vjps_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
+    """A node's backward as its per-input vjps (call_rule without the custom hook)."""
+    k = TT if tensor_mode else NP
+    s = node._unpack(tensor_mode)
+    a = named_attrs(node)
+    vjps = node._vjps
+    return [
+        None if e[0] is None or vjps[i] is None else vjps[i](k, g, s, a)
+        for i, e in enumerate(node.next_functions)
+    ]
+
+
+def graph_backward(cls: type[Node], rule: Callable[[Node, Tensor], list[Any]]) -> None:
+    """Under create_graph, `cls`'s backward is `rule(node, g)` -> the gradient per
+    next_functions entry (one call of a `multi_backward_op`, as torch computes all of a
+    node's input gradients with one backward function); plain backward keeps the node's
+    per-input vjps on arrays."""
+
+    def custom(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
+        if tensor_mode:
+            return rule(node, g)
+        return _vjps_backward(node, g, tensor_mode)
+
+    cls._custom = staticmethod(custom)
+
+
+def needs(node: Node) -> tuple[bool, ...]:
+    """torch's output_mask: which of a node's inputs take a gradient."""
+    return tuple(e[0] is not None for e in node.next_functions)
+
+
+def multi_backward_op(
+    name: str,
+    back: Rule,
+    second: Rule,
+    n_out: int,
+    attrs: tuple[str, ...] = (),
+    saved: tuple[str, ...] = (),
+    edges: int | None = None,
+) -> Rule:
+    """torch's named backward function with several results, `back(k, g, *xs, a, mask)` ->
+    one gradient per input of the forward op (None where `mask` says none is needed), as one
+    op. `op(k, g, xs, a, mask)`: with `NP` it is `back` on arrays; with `TT` one node `name`
+    with an edge to each of the first `edges` of `(g, *xs)` (default all: torch's
+    differentiable arguments) saving all of them (torch's names `saved`), attributes `a`
+    named `attrs`; its outputs are the gradients (output_nr = input position). Its own
+    backward is `second(k, ggs, g, *xs, a)` -> the gradient for each edge, from `ggs` (the
+    gradient arriving at each output, None where none did). `a` is given as a plain tuple in
+    `attrs` order; `back` and `second` read it by name."""
+    n_in = len(saved)
+    n_edges = n_in if edges is None else edges
+
+    def backward(node: Node, gg: Any, tensor_mode: bool) -> list[Any]:
+        ggs = list(gg.grads) if hasattr(gg, "grads") else [gg]
+        ggs += [None] * (n_out - len(ggs))
+        k = TT if tensor_mode else NP
+        grads = second(k, ggs, *node._unpack(tensor_mode), named_attrs(node))
+        return [None if e[0] is None else d for e, d in zip(node.next_functions, grads)]
+
+    cls = node_class(
+        name,
+        (None,) * n_edges,
+        saved=tuple(Saved(saved[i], i, tuple(range(n_edges))) for i in range(n_in)),
+        attrs=attrs,
+        custom=backward,
+    )
+
+    def op(k: Any, g: Any, xs: tuple[Any, ...], a: tuple, mask: tuple[bool, ...]) -> list[Any]:
+        named = tuple.__new__(cls._Attrs, a) if attrs else a
+        if k is not TT:
+            return list(back(k, g, *xs, named, mask))
+        datas = back(NP, g._data, *(None if x is None else x._data for x in xs), named, mask)
+        outs = [None if d is None else wrap(np.ascontiguousarray(d), g._dtype) for d in datas]
+        ins = (g, *xs)
+        wants = [isinstance(t, Tensor) and t._requires_grad for t in ins[:n_edges]]
+        if state.grad_enabled and any(wants):
+            node = new_node(
+                cls, tuple(edge(t) if w else NO_EDGE for t, w in zip(ins, wants)), a
+            )
+            node._saved = ins
+            node._versions = tuple(0 if t is None or t._vc is None else t._vc.v for t in ins)
+            node._shape = MULTI
+            node._npd = tuple(
+                ((0,), g._data.dtype) if o is None else (o._data.shape, o._data.dtype)
+                for o in outs
+            )
+            for nr, o in enumerate(outs):
+                if o is not None:
+                    o._grad_fn = node
+                    o._output_nr = nr
+                    o._requires_grad = True
+        return outs
+
+    return op

@@ -31,8 +31,6 @@ KNOWN = {
     "ReplicationPad1DBackwardBackward0": (set(), {"self_sym_sizes"}),
     "ReplicationPad2DBackwardBackward0": (set(), {"self_sym_sizes"}),
     "ReplicationPad3DBackwardBackward0": (set(), {"self_sym_sizes"}),
-    "SelectBackwardBackward0": ({"dim", "index"}, set()),
-    "SliceBackwardBackward0": ({"dim", "end", "start", "step"}, set()),
     "ThresholdBackwardBackward0": (set(), {"grad_output"}),
     # an internal node of the engine's abs double backward: saves nothing it needs
     "SgnBackward0": ({"result", "self"}, set()),
