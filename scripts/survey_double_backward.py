@@ -112,10 +112,12 @@ OPS: dict[str, tuple[np.ndarray, F]] = {
     "batch_norm": (X4, lambda T, x: T.nn.functional.batch_norm(x, None, None, training=True) ** 3),
     "batch_norm_affine": (
         X4,
-        lambda T, x: T.nn.functional.batch_norm(
-            x, None, None, x[0, :, 0, 0] * 1, x[1, :, 0, 0] * 1, training=True
-        )
-        ** 3,
+        lambda T, x: (
+            T.nn.functional.batch_norm(
+                x, None, None, x[0, :, 0, 0] * 1, x[1, :, 0, 0] * 1, training=True
+            )
+            ** 3
+        ),
     ),
     "conv2d_input": (X4, lambda T, x: T.nn.functional.conv2d(x, _t(T, W4), padding=1).tanh()),
     "conv2d_weight": (W4, lambda T, w: T.nn.functional.conv2d(_t(T, X4), w, padding=1).tanh()),

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import state
 from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
 from detachviz.engine.function import apply
-from detachviz.engine import state
 from detachviz.engine.node import MULTI, Node, Saved, named_attrs, new_node, node_class
 from detachviz.engine.tensor import AS_STRIDED, NO_EDGE, Tensor, edge, wrap
 
@@ -535,15 +535,12 @@ def multi_backward_op(
         ins = (g, *xs)
         wants = [isinstance(t, Tensor) and t._requires_grad for t in ins[:n_edges]]
         if state.grad_enabled and any(wants):
-            node = new_node(
-                cls, tuple(edge(t) if w else NO_EDGE for t, w in zip(ins, wants)), a
-            )
+            node = new_node(cls, tuple(edge(t) if w else NO_EDGE for t, w in zip(ins, wants)), a)
             node._saved = ins
             node._versions = tuple(0 if t is None or t._vc is None else t._vc.v for t in ins)
             node._shape = MULTI
             node._npd = tuple(
-                ((0,), g._data.dtype) if o is None else (o._data.shape, o._data.dtype)
-                for o in outs
+                ((0,), g._data.dtype) if o is None else (o._data.shape, o._data.dtype) for o in outs
             )
             for nr, o in enumerate(outs):
                 if o is not None:

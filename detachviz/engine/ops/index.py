@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import function as kit
-from detachviz.engine import trace
+from detachviz.engine import rules, trace
 from detachviz.engine.function import (
     apply,
     inplace,
@@ -19,7 +19,6 @@ from detachviz.engine.function import (
 from detachviz.engine.node import node_class, set_jvp
 from detachviz.engine.ops.inplace import COPY, copy_
 from detachviz.engine.ops.view import ALIAS, SELECT, SLICE, UNSQUEEZE
-from detachviz.engine import rules
 from detachviz.engine.rules import install_kernels
 from detachviz.engine.tensor import Tensor, wrap
 
