@@ -503,19 +503,21 @@ def multi_backward_op(
     one gradient per input of the forward op (None where `mask` says none is needed), as one
     op. `op(k, g, xs, a, mask)`: with `NP` it is `back` on arrays; with `TT` one node `name`
     with an edge to each of the first `edges` of `(g, *xs)` (default all: torch's
-    differentiable arguments) saving all of them (torch's names `saved`), attributes `a`
+    differentiable arguments), saving the first `len(saved)` (torch's names), attributes `a`
     named `attrs`; its outputs are the gradients (output_nr = input position). Its own
     backward is `second(k, ggs, g, *xs, a)` -> the gradient for each edge, from `ggs` (the
     gradient arriving at each output, None where none did). `a` is given as a plain tuple in
     `attrs` order; `back` and `second` read it by name."""
     n_in = len(saved)
     n_edges = n_in if edges is None else edges
+    n_all = max(n_in, n_edges)
 
     def backward(node: Node, gg: Any, tensor_mode: bool) -> list[Any]:
         ggs = list(gg.grads) if hasattr(gg, "grads") else [gg]
         ggs += [None] * (n_out - len(ggs))
         k = TT if tensor_mode else NP
         grads = second(k, ggs, *node._unpack(tensor_mode), named_attrs(node))
+        grads = list(grads) + [None] * (n_all - len(grads))
         return [None if e[0] is None else d for e, d in zip(node.next_functions, grads)]
 
     cls = node_class(
@@ -536,8 +538,9 @@ def multi_backward_op(
         wants = [isinstance(t, Tensor) and t._requires_grad for t in ins[:n_edges]]
         if state.grad_enabled and any(wants):
             node = new_node(cls, tuple(edge(t) if w else NO_EDGE for t, w in zip(ins, wants)), a)
-            node._saved = ins
-            node._versions = tuple(0 if t is None or t._vc is None else t._vc.v for t in ins)
+            kept = ins[:n_in]
+            node._saved = kept
+            node._versions = tuple(0 if t is None or t._vc is None else t._vc.v for t in kept)
             node._shape = MULTI
             node._npd = tuple(
                 ((0,), g._data.dtype) if o is None else (o._data.shape, o._data.dtype) for o in outs

@@ -29,8 +29,8 @@ from detachviz.engine.function import (
 from detachviz.engine.node import RESULT, Saved, new_node, node_class, set_jvp
 from detachviz.engine.ops import stats
 from detachviz.engine.promote import broadcast_error, operands
-from detachviz.engine.rules import backward_op
-from detachviz.engine.tensor import Tensor, edge, init_tensor, wrap
+from detachviz.engine.rules import NP, TT, backward_op
+from detachviz.engine.tensor import NO_EDGE, Tensor, edge, init_tensor, wrap
 
 _NONE, _MEAN, _SUM = 0, 1, 2
 _REDUCE: dict[int, Callable[[Any], Any]] = {_NONE: lambda v: v, _MEAN: np.mean, _SUM: np.sum}
@@ -151,13 +151,58 @@ def _nll_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
     return g * k.const(mask.astype(x.dtype, copy=False))
 
 
+def _nll_of(k: Any, gg: Any, s: Any, a: Any) -> Any:
+    """nll_loss_backward's gradient for its grad_output: nll_loss of the incoming gradient
+    (derivatives.yaml), the NllLoss op itself under create_graph."""
+    target, weight = s
+    if k is NP:
+        gg, target = wrap(gg), wrap(target)
+        weight = None if weight is None else wrap(weight)
+    cls = NLL2D if len(gg.shape) == 4 else NLL
+    out = _nll(cls, gg, target, weight, a.reduction, a.ignore_index)
+    return out if k is not NP else out._data
+
+
+# create_graph: torch's nll_loss_backward as one op, with edges (grad_output, self)
+NLL_BACK_SAVED = (Saved("target", 2, (0, 1)), Saved("weight", 3, (0, 1)))
+NLL_BACK_ATTRS = ("reduction", "ignore_index")
+NLL_BACK = node_class(
+    "NllLossBackwardBackward0",
+    (_nll_of, lambda k, gg, s, a: k.zeros_like(gg)),  # the input's: torch's zeros_like(grad)
+    NLL_BACK_SAVED,
+    NLL_BACK_ATTRS,
+)
+NLL2D_BACK = node_class(
+    "NllLoss2DBackwardBackward0", NLL_BACK._vjps, NLL_BACK_SAVED, NLL_BACK_ATTRS
+)
+
+
+def _nll_backward(k: Any, g: Any, s: Any, a: Any) -> Any:
+    if k is not TT:
+        return _nll_vjp(k, g, s, a)
+    x, target, weight = s[0], s[1], s[2]
+    out = _nll_vjp(NP, g._data, tuple(None if v is None else v._data for v in s), a)
+    out = wrap(np.asarray(out), x._dtype)
+    if state.grad_enabled and (g._requires_grad or x._requires_grad):
+        cls = NLL2D_BACK if x.dim() == 4 else NLL_BACK
+        edges = tuple(edge(t) if t._requires_grad else NO_EDGE for t in (g, x))
+        node = new_node(cls, edges, (a.reduction, a.ignore_index))
+        node._saved = (target, weight)
+        node._versions = (_version(target), 0 if weight is None else _version(weight))
+        node._shape = out._data.shape
+        node._npd = out._data.dtype
+        out._grad_fn = node
+        out._requires_grad = True
+    return out
+
+
 # nll_loss saves its target, weight and total_weight for self's gradient (the only one)
 NLL_SAVED = tuple(
     Saved(n, k, (0,)) for k, n in enumerate(("self", "target", "weight", "total_weight"))
 )
 NLL = node_class(
     "NllLossBackward0",
-    (_nll_vjp,),
+    (_nll_backward,),
     saved=NLL_SAVED,
     attrs=("reduction", "ignore_index"),
 )

@@ -392,7 +392,6 @@ def _bn_double_backward(k: Any, ggs: Any, g: Any, x: Any, w: Any, mean: Any, inv
     d/d grad_out = w P(ggI) + ggW xh + ggB; d/d w = sum(grad_out P(ggI));
     d/d x = ggW P(grad_out) + r^2 (-xh (E[ggI gh] - E gh E ggI - 3 m t) - t (gh - E gh)
     - m (ggI - E ggI)) with gh = grad_out w, m = E[gh xh], t = E[ggI xh]."""
-    ggi, ggw, ggb = ggs
     shape = tuple(g.shape)
     nd = len(shape)
     axes, bs = (0, *range(2, nd)), _bshape(nd)
@@ -406,35 +405,56 @@ def _bn_double_backward(k: Any, ggs: Any, g: Any, x: Any, w: Any, mean: Any, inv
         mu_np = rmv.astype(dt).reshape(bs)
         r_np = (1.0 / np.sqrt(rvv.astype(np.float64) + a.eps)).astype(dt).reshape(bs)
         mu, r = (wrap(mu_np), wrap(r_np)) if tensor else (mu_np, r_np)
-    xh = (x - mu) * r
-    wb = None if w is None else w.reshape(bs)
+    d_g, d_x, d_w = normalization_double_backward(
+        ggs, g, (x - mu) * r, r, w, bs, axes if a.train else None, axes
+    )
+    return [d_g, d_x, d_w, None, None]
+
+
+def normalization_double_backward(
+    ggs: Any, g: Any, xh: Any, r: Any, w: Any, wshape: Any, stat_axes: Any, param_axes: Any
+) -> tuple[Any, Any, Any]:
+    """The gradients of a normalisation's backward function (batch norm's, layer norm's) for
+    its grad_out, input and weight, from `ggs`, the gradients arriving at its (input, weight,
+    bias) results; `xh` is the normalised input, `r` the inverse std (both from the saved
+    statistics, as torch's double backward takes them), `w` the weight (None: 1), seen at
+    the input's rank as `wshape`; statistics over `stat_axes` (None: fixed statistics, eval
+    batch norm), the weight's gradient summed over `param_axes`. With E over `stat_axes` and
+    P(v) = r (v - E v - xh E[v xh]) (the input gradient for d xhat = v):
+    d/d grad_out = w P(ggI) + ggW xh + ggB; d/d w = sum(grad_out P(ggI));
+    d/d x = P(grad_out ggW) + r^2 (-xh (E[ggI gh] - E gh E ggI - 3 m t) - t (gh - E gh)
+    - m (ggI - E ggI)), with gh = grad_out w, m = E[gh xh], t = E[ggI xh]."""
+    ggi, ggw, ggb = ggs
+    shape = tuple(g.shape)
+    wb = None if w is None else w.reshape(wshape)
 
     def project(v: Any) -> Any:
-        if not a.train:
+        if stat_axes is None:
             return v * r
-        return (v - _mean(v, axes) - xh * _mean(v * xh, axes)) * r
+        return (v - _mean(v, stat_axes) - xh * _mean(v * xh, stat_axes)) * r
 
     d_g = d_x = d_w = None
     if ggi is not None:
         pi = project(ggi)
         d_g = pi if wb is None else pi * wb
         if w is not None:
-            d_w = (g * pi).sum(axes)
-        if a.train:
+            d_w = (g * pi).sum(param_axes).reshape(tuple(w.shape))
+        if stat_axes is not None:
             gh = g if wb is None else g * wb
-            mg, m = _mean(gh, axes), _mean(gh * xh, axes)
-            mi, t = _mean(ggi, axes), _mean(ggi * xh, axes)
-            inner = _mean(ggi * gh, axes) - mg * mi - 3 * (m * t)
+            mg, m = _mean(gh, stat_axes), _mean(gh * xh, stat_axes)
+            mi, t = _mean(ggi, stat_axes), _mean(ggi * xh, stat_axes)
+            inner = _mean(ggi * gh, stat_axes) - mg * mi - 3 * (m * t)
             d_x = (r * r) * (-(xh * inner) - t * (gh - mg) - m * (ggi - mi))
     if ggw is not None:
-        term = ggw.reshape(bs) * xh
+        gw = ggw.reshape(wshape)
+        term = gw * xh
         d_g = term if d_g is None else d_g + term
-        term = ggw.reshape(bs) * project(g)
+        term = project(g * gw)
         d_x = term if d_x is None else d_x + term
     if ggb is not None:
-        term = _full(ggb.reshape(bs), shape)
+        term = _full(ggb.reshape(wshape), shape)
         d_g = term if d_g is None else d_g + term
-    return [d_g, d_x, d_w, None, None]
+    return d_g, d_x, d_w
 
 
 BN_BACK = multi_backward_op(
