@@ -287,6 +287,13 @@ MULTI = {
     "select": ((ROWS,), lambda T, x: x[1, :, 2] ** 3),
     "slice": ((ROWS,), lambda T, x: x[:, 1:, ::2] ** 3),
     "index": ((ROWS,), lambda T, x: x[T.tensor([0, 2, 0])] ** 3),
+    # backward functions with an edge to the forward's input as well (torch's formula for it
+    # is zeros or the result): avg_pool2d_backward, elu_backward(is_result=True)
+    "avg_pool2d": (
+        (IMG,),
+        lambda T, x: _F(T).avg_pool2d(x, 3, 2, padding=1, count_include_pad=False) ** 3,
+    ),
+    "elu_inplace": ((ROWS,), lambda T, x: _F(T).elu_(x * 1, 0.7) ** 2),
 }
 
 
@@ -332,7 +339,8 @@ def test_multi_result_backward_is_torchs_node(name: str, rt) -> None:
 @pytest.mark.parametrize(
     "name",
     ["conv2d_stride_groups_bias", "batch_norm_train_affine", "batch_norm_eval_affine",
-     "layer_norm_affine", "cross_entropy_weighted_ignore", "nll_2d_sum", "index"],
+     "layer_norm_affine", "cross_entropy_weighted_ignore", "nll_2d_sum", "index",
+     "elu_inplace"],
 )  # fmt: skip
 def test_multi_result_second_derivatives_match_finite_differences(name: str) -> None:
     # d/d leaf_j of sum_i <grad_i, u_i>, against central differences of the first gradients
@@ -364,7 +372,7 @@ def test_multi_result_second_derivatives_match_finite_differences(name: str) -> 
 @pytest.mark.parametrize(
     "name",
     ["conv2d_stride_groups_bias", "conv1d_weight_only", "batch_norm_train_affine",
-     "layer_norm_affine", "cross_entropy_mean", "select"],
+     "layer_norm_affine", "cross_entropy_mean", "select", "avg_pool2d", "elu_inplace"],
 )  # fmt: skip
 def test_multi_result_third_derivative_is_torchs(name: str, rt) -> None:
     # the *BackwardBackward0 node is differentiable again (torch's formulas use the saved

@@ -19,8 +19,6 @@ KNOWN = {
         {"self_sym_sizes"},
     ),
     "AdaptiveMaxPool2DBackwardBackward0": (set(), {"self_sym_sizes"}),
-    "AvgPool2DBackwardBackward0": (set(), {"self_sym_sizes"}),
-    "EluBackwardBackward0": ({"is_result", "self_or_result"}, {"self"}),
     "EmbeddingDenseBackwardBackward0": (set(), {"num_weights", "scale_grad_by_freq"}),
     "HardtanhBackwardBackward0": (set(), {"grad_output"}),
     "LeakyReluBackwardBackward0": (set(), {"grad_output"}),
