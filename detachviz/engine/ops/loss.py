@@ -17,7 +17,7 @@ arrays and Tensors, so create_graph=True builds a differentiable graph from the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -406,9 +406,56 @@ def _jvp(deriv: Any) -> Any:
     return rule
 
 
+class _BceAttrs(NamedTuple):
+    reduction: int
+    weight: Any  # a Tensor or None: torch's node saves it, with no edge
+
+
+def _bce_weight(k: Any, a: Any) -> Any:
+    w = a.weight
+    return None if w is None else (w._data if k is NP and isinstance(w, Tensor) else w)
+
+
+def _bce_back(k: Any, g: Any, x: Any, t: Any, a: Any) -> Any:
+    """torch's binary_cross_entropy_backward(grad, self, target, weight, reduction)."""
+    with np.errstate(all="ignore"):
+        d = _bce_dself(x, t, _bce_weight(k, a), None)
+        return g * _scale(d, _numel(x), a.reduction)
+
+
+def _bce_d_self(k: Any, gg: Any, go: Any, x: Any, t: Any, a: Any) -> Any:
+    # d/dx of (x - t) / (x (1 - x)) = (x^2 - 2 x t + t) / (x (1 - x))^2, with torch's eps
+    with np.errstate(all="ignore"):
+        num = x * x - 2 * (x * t) + t
+        den = (x + _EPSILON) * (x + _EPSILON) * ((1 - x + _EPSILON) * (1 - x + _EPSILON))
+        c = _weighted(num / den, _bce_weight(k, a))
+        return gg * go * _scale(c, _numel(x), a.reduction)
+
+
+def _bce_d_target(k: Any, gg: Any, go: Any, x: Any, t: Any, a: Any) -> Any:
+    with np.errstate(all="ignore"):
+        c = _weighted(-1 / _clamp_min((1 - x) * x, _EPSILON), _bce_weight(k, a))
+        return gg * go * _scale(c, _numel(x), a.reduction)
+
+
+# under create_graph one BinaryCrossEntropyBackwardBackward0 (edges grad_output, self, target)
+BCE_BACK = backward_op(
+    "BinaryCrossEntropyBackwardBackward0",
+    _bce_back,
+    (_bce_d_self, _bce_d_target),
+    attrs=_BceAttrs._fields,
+    saved=("grad_output", "self", "target"),
+    d_grad=lambda k, gg, go, x, t, a: k.sum_to(_bce_back(k, gg, x, t, a), k.data(go).shape),
+)
+
+
+def _bce_vjp_self(k: Any, g: Any, s: Any, a: Any) -> Any:
+    return BCE_BACK(k, g, s[0], s[1], _BceAttrs(a.reduction, s[2]))
+
+
 BCE = node_class(
     "BinaryCrossEntropyBackward0",
-    (_vjp(_bce_dself), _vjp(_bce_dtarget)),
+    (_bce_vjp_self, _vjp(_bce_dtarget)),
     saved=(Saved("self", 0, (0, 1)), Saved("target", 1, (0, 1)), Saved("weight", 2, (0, 1))),
     attrs=("reduction",),
 )
@@ -551,15 +598,6 @@ def _huber_d(d: Any, delta: float) -> Any:
     return _piecewise(d, np.abs(dd) <= delta, 1.0, delta * np.sign(dd))
 
 
-def _pair_vjp(deriv: Any, attr: str, sign: float) -> Any:
-    def rule(k: Any, g: Any, s: Any, a: Any) -> Any:
-        d = s[0] - s[1]
-        e = deriv(d, getattr(a, attr))
-        return g * _scale(e if sign > 0 else -e, _numel(d), a.reduction)
-
-    return rule
-
-
 def _pair_jvp(deriv: Any, attr: str, sign: float) -> Any:
     def rule(tan: Any, p: Any, out: Any, a: Any) -> Any:
         c = (sign * tan) * deriv(p[0] - p[1], getattr(a, attr))
@@ -568,17 +606,63 @@ def _pair_jvp(deriv: Any, attr: str, sign: float) -> Any:
     return rule
 
 
+def _pair_backward_op(name: str, deriv: Any, attr: str, curvature: Any) -> Any:
+    """torch's `*_loss_backward(grad_output, self, target)` of a pairwise loss as one op
+    (`rules.backward_op`): `deriv(d, param)` its elementwise derivative in d = self - target,
+    `curvature(d, param)` the (piecewise constant) second derivative, a mask."""
+
+    def back(k: Any, g: Any, x: Any, t: Any, a: Any) -> Any:
+        d = x - t
+        return g * _scale(deriv(d, getattr(a, attr)), _numel(d), a.reduction)
+
+    def second(sign: float) -> Any:
+        def rule(k: Any, gg: Any, go: Any, x: Any, t: Any, a: Any) -> Any:
+            d = k.data(x) - k.data(t)
+            c = _scale(curvature(d, getattr(a, attr)), d.size, a.reduction) * sign
+            return gg * go * k.const(c.astype(d.dtype, copy=False))
+
+        return rule
+
+    def d_grad(k: Any, gg: Any, go: Any, x: Any, t: Any, a: Any) -> Any:
+        return k.sum_to(back(k, gg, x, t, a), k.data(go).shape)
+
+    return backward_op(
+        name,
+        back,
+        (second(1.0), second(-1.0)),
+        attrs=("reduction", attr),
+        saved=("grad_output", "self", "target"),
+        d_grad=d_grad,
+    )
+
+
+# under create_graph one SmoothL1LossBackwardBackward0 / HuberLossBackwardBackward0 node
+SMOOTH_L1_BACK = _pair_backward_op(
+    "SmoothL1LossBackwardBackward0",
+    _smooth_l1_d,
+    "beta",
+    lambda d, beta: (np.abs(d) < beta) * (1.0 / beta if beta else 0.0),
+)
+HUBER_BACK = _pair_backward_op(
+    "HuberLossBackwardBackward0", _huber_d, "delta", lambda d, delta: np.abs(d) <= delta
+)
 _PAIR_SAVED = (Saved("self", 0, (0, 1)), Saved("target", 1, (0, 1)))
 SMOOTH_L1 = node_class(
     "SmoothL1LossBackward0",
-    (_pair_vjp(_smooth_l1_d, "beta", 1.0), _pair_vjp(_smooth_l1_d, "beta", -1.0)),
+    (
+        lambda k, g, s, a: SMOOTH_L1_BACK(k, g, s[0], s[1], a),
+        lambda k, g, s, a: SMOOTH_L1_BACK(k, g, s[1], s[0], a),
+    ),
     saved=_PAIR_SAVED,
     attrs=("reduction", "beta"),
 )
 set_jvp(SMOOTH_L1, (_pair_jvp(_smooth_l1_d, "beta", 1.0), _pair_jvp(_smooth_l1_d, "beta", -1.0)))
 HUBER = node_class(
     "HuberLossBackward0",
-    (_pair_vjp(_huber_d, "delta", 1.0), _pair_vjp(_huber_d, "delta", -1.0)),
+    (
+        lambda k, g, s, a: HUBER_BACK(k, g, s[0], s[1], a),
+        lambda k, g, s, a: HUBER_BACK(k, g, s[1], s[0], a),
+    ),
     saved=_PAIR_SAVED,
     attrs=("reduction", "delta"),
 )
