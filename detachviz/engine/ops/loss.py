@@ -392,6 +392,9 @@ def _vjp(deriv: Any) -> Any:
         pw = s[3] if len(s) > 3 else None
         with np.errstate(all="ignore"):
             d = deriv(x, t, w, pw)
+            if k is TT and a.reduction == _MEAN:
+                # torch's formulas: (derivative * grad) / numel, a div.Scalar in the graph
+                return k.div_scalar(d * g, _numel(x))
             return g * _scale(d, _numel(x), a.reduction)
 
     return rule
