@@ -414,6 +414,7 @@ def backward_op(
     saved: tuple[str, ...] = ("grad_output", "self"),
     d_grad: Rule | None = None,
     jvp_inputs: Rule | tuple[Rule, ...] | None = None,
+    summed: bool = False,
 ) -> Rule:
     """torch's named backward function `back(k, g, *xs, a)` (linear in the incoming gradient
     `g`; `xs` the inputs or result the forward node saved; `a` its attributes, named `attrs`)
@@ -423,7 +424,9 @@ def backward_op(
     backward functions are their own adjoint in `g`) and `d_inputs[i](k, gg, go, *xs, a)` for
     `xs[i]`. `saved`: torch's names of `(g, *xs)` as the node saves them (`_saved_self`).
     Forward AD: `back` on the gradient's tangent, and `jvp_inputs[i](NP, t, go, *xs, a)` on
-    an input's (default `d_inputs`: the same for an elementwise function)."""
+    an input's (default `d_inputs`: the same for an elementwise function). `summed`: `g`
+    is broadcast (a loss's grad_output, 0-d for a reduction), so `d_grad` is `back` of the
+    incoming gradient summed to g's shape."""
     wrt_inputs = d_inputs if isinstance(d_inputs, tuple) else (d_inputs,)
     jvps = jvp_inputs or wrt_inputs
     jvps = jvps if isinstance(jvps, tuple) else (jvps,)
@@ -442,7 +445,10 @@ def backward_op(
     def tangent(rule: Rule) -> Rule:
         return lambda t, p, o, a: rule(NP, t, *p, a)
 
-    wrt_grad = d_grad or (lambda k, gg, go, *rest: op(k, gg, *rest))
+    def summed_grad(k: Any, gg: Any, go: Any, *rest: Any) -> Any:
+        return k.sum_to(back(k, gg, *rest), k.data(go).shape)
+
+    wrt_grad = d_grad or (summed_grad if summed else lambda k, gg, go, *rest: op(k, gg, *rest))
     cls = node_class(
         name,
         (wrt(wrt_grad), *map(wrt, wrt_inputs)),
@@ -498,6 +504,7 @@ def multi_backward_op(
     attrs: tuple[str, ...] = (),
     saved: tuple[str, ...] = (),
     edges: int | None = None,
+    hess: tuple[int | None, ...] = (),
 ) -> Rule:
     """torch's named backward function with several results, `back(k, g, *xs, a, mask)` ->
     one gradient per input of the forward op (None where `mask` says none is needed), as one
@@ -507,7 +514,11 @@ def multi_backward_op(
     named `attrs`; its outputs are the gradients (output_nr = input position). Its own
     backward is `second(k, ggs, g, *xs, a)` -> the gradient for each edge, from `ggs` (the
     gradient arriving at each output, None where none did). `a` is given as a plain tuple in
-    `attrs` order; `back` and `second` read it by name."""
+    `attrs` order; `back` and `second` read it by name.
+    Forward AD: output i is the gradient of <g, y> for the forward's input at position
+    `hess[i]` of `(g, *xs)` (None: a bias, which no gradient depends on); the Hessian of
+    <g, y> is symmetric, so the tangent of the outputs along the inputs' tangents is
+    `second` applied to those tangents, plus `back` of g's tangent (it is linear in g)."""
     n_in = len(saved)
     n_edges = n_in if edges is None else edges
     n_all = max(n_in, n_edges)
@@ -527,6 +538,23 @@ def multi_backward_op(
         attrs=attrs,
         custom=backward,
     )
+
+    def output_jvp(i: int) -> Rule:
+        def rule(tans: Any, p: Any, out: Any, a: Any) -> Any:
+            res = None
+            if tans[0] is not None:
+                res = back(NP, tans[0], *p[1:], a, (True,) * n_out)[i]
+            ggs = [None if h is None else tans[h] for h in hess]
+            if hess[i] is not None and any(t is not None for t in ggs):
+                term = second(NP, ggs, *p[:n_in], a)[hess[i]]
+                if term is not None:
+                    res = term if res is None else res + term
+            return res
+
+        return rule
+
+    cls._jvp = tuple(output_jvp(i) for i in range(n_out)) if hess else None
+    per_output = [_OutputJvp(cls, rule) for rule in cls._jvp or ()]
 
     def op(k: Any, g: Any, xs: tuple[Any, ...], a: tuple, mask: tuple[bool, ...]) -> list[Any]:
         named = tuple.__new__(cls._Attrs, a) if attrs else a
@@ -550,6 +578,20 @@ def multi_backward_op(
                     o._grad_fn = node
                     o._output_nr = nr
                     o._requires_grad = True
+        if state.fw_hooks is not None and per_output:
+            for o, rule in zip(outs, per_output):
+                if o is not None:
+                    state.fw_hooks.op(rule, ins, o, a)  # type: ignore[arg-type]
         return outs
 
     return op
+
+
+class _OutputJvp:
+    """What forward AD reads of a node class, for one output of a multi-output op."""
+
+    def __init__(self, cls: type[Node], rule: Rule) -> None:
+        self._name = cls._name
+        self._jvp = rule
+        self._jvp_view = False
+        self._Attrs = cls._Attrs

@@ -600,6 +600,7 @@ CONV_BACK = multi_backward_op(
     3,
     attrs=CONV_ATTRS,
     saved=("grad_output", "input", "weight"),
+    hess=(1, 2, None),
 )
 
 

@@ -232,6 +232,7 @@ INDEX_PUT_IMPL = node_class(
     "IndexPutImplBackward0",
     (None, lambda k, g, s, a: k.index(g, a.indices)),
     attrs=("indices", "accumulate"),
+    jvp=(None, lambda t, p, o, a: rules.NP.index_put_zeros(t, o.shape, a.indices)),
 )
 setattr(INDEX_PUT_IMPL, "_saved_indices", property(_saved_indices))  # noqa: B010
 

@@ -217,6 +217,7 @@ LN_BACK = multi_backward_op(
     attrs=("normalized_shape",),
     saved=("grad_out", "input", "mean", "rstd", "weight"),
     edges=6,
+    hess=(1, 4, None),
 )
 
 

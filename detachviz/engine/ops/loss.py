@@ -28,12 +28,14 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import RESULT, Saved, new_node, node_class, set_jvp
 from detachviz.engine.ops import stats
+from detachviz.engine.ops.saving import attach_saved
 from detachviz.engine.promote import broadcast_error, operands
 from detachviz.engine.rules import NP, TT, backward_op
-from detachviz.engine.tensor import NO_EDGE, Tensor, edge, init_tensor, wrap
+from detachviz.engine.tensor import Tensor, edge, init_tensor, wrap
 
 _NONE, _MEAN, _SUM = 0, 1, 2
 _REDUCE: dict[int, Callable[[Any], Any]] = {_NONE: lambda v: v, _MEAN: np.mean, _SUM: np.sum}
+_PAIR_NAMES = ("grad_output", "self", "target")  # what a loss backward function saves
 
 
 # --------------------------------------------------------------------------------------------
@@ -59,10 +61,8 @@ MSE_BACK = backward_op(
         lambda k, gg, go, x, t, a: -_mse_norm(k.data(x), a.reduction) * gg * go,
     ),
     attrs=("reduction",),
-    saved=("grad_output", "self", "target"),
-    d_grad=lambda k, gg, go, x, t, a: k.sum_to(
-        _mse_norm(k.data(x), a.reduction) * (x - t) * gg, k.data(go).shape
-    ),
+    saved=_PAIR_NAMES,
+    summed=True,
 )
 MSE = node_class(
     "MseLossBackward0",
@@ -152,8 +152,7 @@ def _nll_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
 
 
 def _nll_of(k: Any, gg: Any, s: Any, a: Any) -> Any:
-    """nll_loss_backward's gradient for its grad_output: nll_loss of the incoming gradient
-    (derivatives.yaml), the NllLoss op itself under create_graph."""
+    """nll_loss_backward's gradient for its grad_output: nll_loss of the incoming gradient."""
     target, weight = s
     if k is NP:
         gg, target = wrap(gg), wrap(target)
@@ -164,17 +163,24 @@ def _nll_of(k: Any, gg: Any, s: Any, a: Any) -> Any:
 
 
 # create_graph: torch's nll_loss_backward as one op, with edges (grad_output, self)
-NLL_BACK_SAVED = (Saved("target", 2, (0, 1)), Saved("weight", 3, (0, 1)))
-NLL_BACK_ATTRS = ("reduction", "ignore_index")
-NLL_BACK = node_class(
-    "NllLossBackwardBackward0",
+NLL_BACK_ROW = (
     (_nll_of, lambda k, gg, s, a: k.zeros_like(gg)),  # the input's: torch's zeros_like(grad)
-    NLL_BACK_SAVED,
-    NLL_BACK_ATTRS,
+    (Saved("target", 2, (0, 1)), Saved("weight", 3, (0, 1))),
+    ("reduction", "ignore_index"),
 )
-NLL2D_BACK = node_class(
-    "NllLoss2DBackwardBackward0", NLL_BACK._vjps, NLL_BACK_SAVED, NLL_BACK_ATTRS
-)
+NLL_BACK = node_class("NllLossBackwardBackward0", *NLL_BACK_ROW)
+NLL2D_BACK = node_class("NllLoss2DBackwardBackward0", *NLL_BACK_ROW)
+
+
+def _nll_back_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
+    """nll_loss_backward is linear in grad_output (and constant in self): itself on t."""
+    x, target, weight = p[1], p[2], p[3]
+    total = _picks(x, target, weight, a.ignore_index)[1].sum(dtype=x.dtype)
+    return _nll_vjp(NP, t, (x, target, weight, total), a)
+
+
+set_jvp(NLL_BACK, (_nll_back_jvp, None, None, None))
+set_jvp(NLL2D_BACK, (_nll_back_jvp, None, None, None))
 
 
 def _nll_backward(k: Any, g: Any, s: Any, a: Any) -> Any:
@@ -183,17 +189,9 @@ def _nll_backward(k: Any, g: Any, s: Any, a: Any) -> Any:
     x, target, weight = s[0], s[1], s[2]
     out = _nll_vjp(NP, g._data, tuple(None if v is None else v._data for v in s), a)
     out = wrap(np.asarray(out), x._dtype)
-    if state.grad_enabled and (g._requires_grad or x._requires_grad):
-        cls = NLL2D_BACK if x.dim() == 4 else NLL_BACK
-        edges = tuple(edge(t) if t._requires_grad else NO_EDGE for t in (g, x))
-        node = new_node(cls, edges, (a.reduction, a.ignore_index))
-        node._saved = (target, weight)
-        node._versions = (_version(target), 0 if weight is None else _version(weight))
-        node._shape = out._data.shape
-        node._npd = out._data.dtype
-        out._grad_fn = node
-        out._requires_grad = True
-    return out
+    cls, attrs = NLL2D_BACK if x.dim() == 4 else NLL_BACK, (a.reduction, a.ignore_index)
+    attach_saved(cls, out, (g, x), (target, weight), attrs)
+    return finish(cls, "nll_loss_backward", (g, x, target, weight), out, attrs, attached=True)
 
 
 # nll_loss saves its target, weight and total_weight for self's gradient (the only one)
@@ -409,14 +407,13 @@ def _jvp(deriv: Any) -> Any:
     return rule
 
 
-class _BceAttrs(NamedTuple):
+class _BceAttrs(NamedTuple):  # torch's node saves the weight, with no edge
     reduction: int
-    weight: Any  # a Tensor or None: torch's node saves it, with no edge
+    weight: Any
 
 
 def _bce_weight(k: Any, a: Any) -> Any:
-    w = a.weight
-    return None if w is None else (w._data if k is NP and isinstance(w, Tensor) else w)
+    return a.weight._data if k is NP and isinstance(a.weight, Tensor) else a.weight
 
 
 def _bce_back(k: Any, g: Any, x: Any, t: Any, a: Any) -> Any:
@@ -426,39 +423,39 @@ def _bce_back(k: Any, g: Any, x: Any, t: Any, a: Any) -> Any:
         return g * _scale(d, _numel(x), a.reduction)
 
 
-def _bce_d_self(k: Any, gg: Any, go: Any, x: Any, t: Any, a: Any) -> Any:
-    # d/dx of (x - t) / (x (1 - x)) = (x^2 - 2 x t + t) / (x (1 - x))^2, with torch's eps
-    with np.errstate(all="ignore"):
-        num = x * x - 2 * (x * t) + t
-        den = (x + _EPSILON) * (x + _EPSILON) * ((1 - x + _EPSILON) * (1 - x + _EPSILON))
-        c = _weighted(num / den, _bce_weight(k, a))
-        return gg * go * _scale(c, _numel(x), a.reduction)
+def _bce_second(wrt_target: bool) -> Any:
+    # d/dx of (x - t) / (x (1 - x)) is (x^2 - 2 x t + t) / (x (1 - x))^2 (torch's eps), d/dt
+    # is -1 / (x (1 - x))
+    def rule(k: Any, gg: Any, go: Any, x: Any, t: Any, a: Any) -> Any:
+        with np.errstate(all="ignore"):
+            if wrt_target:
+                c = -1 / _clamp_min((1 - x) * x, _EPSILON)
+            else:
+                c = (x * x - 2 * (x * t) + t) / (
+                    (x + _EPSILON) * (x + _EPSILON) * ((1 - x + _EPSILON) * (1 - x + _EPSILON))
+                )
+            return gg * go * _scale(_weighted(c, _bce_weight(k, a)), _numel(x), a.reduction)
 
-
-def _bce_d_target(k: Any, gg: Any, go: Any, x: Any, t: Any, a: Any) -> Any:
-    with np.errstate(all="ignore"):
-        c = _weighted(-1 / _clamp_min((1 - x) * x, _EPSILON), _bce_weight(k, a))
-        return gg * go * _scale(c, _numel(x), a.reduction)
+    return rule
 
 
 # under create_graph one BinaryCrossEntropyBackwardBackward0 (edges grad_output, self, target)
 BCE_BACK = backward_op(
     "BinaryCrossEntropyBackwardBackward0",
     _bce_back,
-    (_bce_d_self, _bce_d_target),
+    (_bce_second(False), _bce_second(True)),
     attrs=_BceAttrs._fields,
-    saved=("grad_output", "self", "target"),
-    d_grad=lambda k, gg, go, x, t, a: k.sum_to(_bce_back(k, gg, x, t, a), k.data(go).shape),
+    saved=_PAIR_NAMES,
+    summed=True,
 )
-
-
-def _bce_vjp_self(k: Any, g: Any, s: Any, a: Any) -> Any:
-    return BCE_BACK(k, g, s[0], s[1], _BceAttrs(a.reduction, s[2]))
 
 
 BCE = node_class(
     "BinaryCrossEntropyBackward0",
-    (_bce_vjp_self, _vjp(_bce_dtarget)),
+    (
+        lambda k, g, s, a: BCE_BACK(k, g, s[0], s[1], _BceAttrs(a.reduction, s[2])),
+        _vjp(_bce_dtarget),
+    ),  # fmt: skip
     saved=(Saved("self", 0, (0, 1)), Saved("target", 1, (0, 1)), Saved("weight", 2, (0, 1))),
     attrs=("reduction",),
 )
@@ -610,9 +607,8 @@ def _pair_jvp(deriv: Any, attr: str, sign: float) -> Any:
 
 
 def _pair_backward_op(name: str, deriv: Any, attr: str, curvature: Any) -> Any:
-    """torch's `*_loss_backward(grad_output, self, target)` of a pairwise loss as one op
-    (`rules.backward_op`): `deriv(d, param)` its elementwise derivative in d = self - target,
-    `curvature(d, param)` the (piecewise constant) second derivative, a mask."""
+    """torch's `*_loss_backward(grad_output, self, target)` as one op: `deriv(d, param)` the
+    derivative in d = self - target, `curvature(d, param)` the (piecewise constant) second."""
 
     def back(k: Any, g: Any, x: Any, t: Any, a: Any) -> Any:
         d = x - t
@@ -626,20 +622,12 @@ def _pair_backward_op(name: str, deriv: Any, attr: str, curvature: Any) -> Any:
 
         return rule
 
-    def d_grad(k: Any, gg: Any, go: Any, x: Any, t: Any, a: Any) -> Any:
-        return k.sum_to(back(k, gg, x, t, a), k.data(go).shape)
-
+    pair = ("grad_output", "self", "target")
     return backward_op(
-        name,
-        back,
-        (second(1.0), second(-1.0)),
-        attrs=("reduction", attr),
-        saved=("grad_output", "self", "target"),
-        d_grad=d_grad,
+        name, back, (second(1.0), second(-1.0)), ("reduction", attr), pair, summed=True
     )
 
 
-# under create_graph one SmoothL1LossBackwardBackward0 / HuberLossBackwardBackward0 node
 SMOOTH_L1_BACK = _pair_backward_op(
     "SmoothL1LossBackwardBackward0",
     _smooth_l1_d,

@@ -467,6 +467,7 @@ BN_BACK = multi_backward_op(
         "grad_out", "input", "weight", "save_mean", "save_invstd", "running_mean", "running_var"
     ),
     edges=5,
+    hess=(1, 2, None),
 )  # fmt: skip
 
 
