@@ -212,7 +212,9 @@ def test_second_derivative_of_pow_matches_finite_differences() -> None:
 
 # ------------------------------------------------------------------------------------------
 # backward functions with several results (convolution_backward, native_batch_norm_backward,
-# native_layer_norm_backward) and nll_loss_backward: one torch node for all the gradients
+# native_layer_norm_backward: one torch node for all the gradients), the losses' backward
+# functions, and the formulas of select/index/std/norm/max (scripts/survey_double_backward.py
+# surveys every op; these are the ones it found drawn differently from torch)
 # ------------------------------------------------------------------------------------------
 RNG = np.random.default_rng(7)
 IMG = RNG.standard_normal((2, 4, 5, 5))
@@ -220,6 +222,7 @@ KER = RNG.standard_normal((6, 2, 3, 3))  # groups=2 over IMG's 4 channels
 KER_T = RNG.standard_normal((4, 3, 2, 2))  # a transposed convolution's (in, out, kH, kW)
 CH = RNG.standard_normal(4)
 ROWS = RNG.standard_normal((3, 2, 5))
+FLIP = np.ascontiguousarray(ROWS[::-1])
 LABELS = np.array([4, 0, 2])
 PIXEL_LABELS = RNG.integers(0, 4, (2, 5, 5))
 
@@ -294,6 +297,36 @@ MULTI = {
         lambda T, x: _F(T).avg_pool2d(x, 3, 2, padding=1, count_include_pad=False) ** 3,
     ),
     "elu_inplace": ((ROWS,), lambda T, x: _F(T).elu_(x * 1, 0.7) ** 2),
+    # losses (Hessians through them): one *LossBackwardBackward0 each, or torch's formula
+    "smooth_l1_mean": (
+        (ROWS, FLIP * 0.5),
+        lambda T, x, t: _F(T).smooth_l1_loss(x, t, beta=0.8) * 3,
+    ),
+    "huber_none": (
+        (ROWS, FLIP * 0.5),
+        lambda T, x, t: _F(T).huber_loss(x, t, reduction="none", delta=0.6),
+    ),
+    "bce_weighted": (
+        (ROWS,),
+        lambda T, x: _F(T).binary_cross_entropy(
+            x.sigmoid(), T.tensor(FLIP).sigmoid(), weight=T.tensor(ROWS[0] + 2)
+        ),
+    ),
+    "bce_logits_mean": (
+        (ROWS, FLIP),
+        lambda T, x, t: _F(T).binary_cross_entropy_with_logits(x, t.sigmoid()),
+    ),
+    # reductions whose formulas mask and unsqueeze (std, norm, normalize, max, amax)
+    "std_dim": ((ROWS,), lambda T, x: x.std(1) ** 2),
+    "norm_dim": ((ROWS,), lambda T, x: T.linalg.vector_norm(x, dim=(0, 2))),
+    "normalize": ((ROWS,), lambda T, x: _F(T).normalize(x, dim=2) * x),
+    "cosine_similarity": (
+        (ROWS, FLIP),
+        lambda T, x, y: _F(T).cosine_similarity(x, y, dim=2) ** 2,
+    ),
+    "max_all": ((ROWS,), lambda T, x: x.max() * x),
+    "max_dim": ((ROWS,), lambda T, x: x.max(1).values ** 2),
+    "amin": ((ROWS,), lambda T, x: x.amin((0, 2)) ** 2),
 }
 
 
@@ -340,7 +373,8 @@ def test_multi_result_backward_is_torchs_node(name: str, rt) -> None:
     "name",
     ["conv2d_stride_groups_bias", "batch_norm_train_affine", "batch_norm_eval_affine",
      "layer_norm_affine", "cross_entropy_weighted_ignore", "nll_2d_sum", "index",
-     "elu_inplace"],
+     "elu_inplace", "smooth_l1_mean", "bce_weighted", "bce_logits_mean", "std_dim",
+     "cosine_similarity", "max_dim"],
 )  # fmt: skip
 def test_multi_result_second_derivatives_match_finite_differences(name: str) -> None:
     # d/d leaf_j of sum_i <grad_i, u_i>, against central differences of the first gradients
