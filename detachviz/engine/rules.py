@@ -422,7 +422,9 @@ def backward_op(
     with `TT` (create_graph) one node `name` on `(g, *xs)`, whose own backward is
     `d_grad(k, gg, go, *xs, a)` for the gradient (default: `op` again, as torch's elementwise
     backward functions are their own adjoint in `g`) and `d_inputs[i](k, gg, go, *xs, a)` for
-    `xs[i]`. `saved`: torch's names of `(g, *xs)` as the node saves them (`_saved_self`).
+    `xs[i]`. `saved`: torch's names of `(g, *xs)` as the node saves them (`_saved_self`); None
+    for one torch does not save (its rules then see None there: grad_output, when the
+    derivative for the input is zero).
     Forward AD: `back` on the gradient's tangent, and `jvp_inputs[i](NP, t, go, *xs, a)` on
     an input's (default `d_inputs`: the same for an elementwise function). `summed`: `g`
     is broadcast (a loss's grad_output, 0-d for a reduction), so `d_grad` is `back` of the
@@ -439,8 +441,19 @@ def backward_op(
         data = back(NP, g._data, *(x._data for x in xs), a)
         return apply(cls, name, (g, *xs), data, g._dtype, tuple(a))
 
+    kept = tuple(i for i in range(n + 1) if saved[i] is not None)
+
     def wrt(rule: Rule) -> Rule:
-        return lambda k, gg, s, a: rule(k, gg, *s, a)
+        if len(kept) == n + 1:
+            return lambda k, gg, s, a: rule(k, gg, *s, a)
+
+        def at_positions(k: Any, gg: Any, s: Any, a: Any) -> Any:
+            full: list[Any] = [None] * (n + 1)
+            for j, i in enumerate(kept):
+                full[i] = s[j]
+            return rule(k, gg, *full, a)
+
+        return at_positions
 
     def tangent(rule: Rule) -> Rule:
         return lambda t, p, o, a: rule(NP, t, *p, a)
@@ -452,7 +465,7 @@ def backward_op(
     cls = node_class(
         name,
         (wrt(wrt_grad), *map(wrt, wrt_inputs)),
-        saved=tuple(Saved(saved[i], i, tuple(range(n + 1))) for i in range(n + 1)),
+        saved=tuple(Saved(saved[i], i, tuple(range(n + 1))) for i in kept),
         attrs=attrs,
         jvp=(lambda t, p, o, a: back(NP, t, *p[1:], a), *map(tangent, jvps)),
     )

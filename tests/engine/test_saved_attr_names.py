@@ -20,8 +20,6 @@ KNOWN = {
     ),
     "AdaptiveMaxPool2DBackwardBackward0": (set(), {"self_sym_sizes"}),
     "EmbeddingDenseBackwardBackward0": (set(), {"num_weights", "scale_grad_by_freq"}),
-    "HardtanhBackwardBackward0": (set(), {"grad_output"}),
-    "LeakyReluBackwardBackward0": (set(), {"grad_output"}),
     "MaxPool2DWithIndicesBackwardBackward0": (set(), {"self_sym_sizes"}),
     "ReflectionPad1DBackwardBackward0": (set(), {"self_sym_sizes"}),
     "ReflectionPad2DBackwardBackward0": (set(), {"self_sym_sizes"}),
@@ -29,7 +27,6 @@ KNOWN = {
     "ReplicationPad1DBackwardBackward0": (set(), {"self_sym_sizes"}),
     "ReplicationPad2DBackwardBackward0": (set(), {"self_sym_sizes"}),
     "ReplicationPad3DBackwardBackward0": (set(), {"self_sym_sizes"}),
-    "ThresholdBackwardBackward0": (set(), {"grad_output"}),
     # an internal node of the engine's abs double backward: saves nothing it needs
     "SgnBackward0": ({"result", "self"}, set()),
     # the engine's own attributes for its rules, beside torch's

@@ -103,7 +103,11 @@ def _leaky_back(k: Any, g: Any, x: Any, a: Any) -> Any:
 
 
 LEAKY_BACK = backward_op(
-    "LeakyReluBackwardBackward0", _leaky_back, zero_input, attrs=("negative_slope",)
+    "LeakyReluBackwardBackward0",
+    _leaky_back,
+    zero_input,
+    attrs=("negative_slope",),
+    saved=(None, "self"),
 )
 LEAKY_RELU = node_class(
     "LeakyReluBackward0",
@@ -365,7 +369,11 @@ def _hardtanh_back(k: Any, g: Any, x: Any, a: Any) -> Any:
 
 
 HARDTANH_BACK = backward_op(
-    "HardtanhBackwardBackward0", _hardtanh_back, zero_input, attrs=("min_val", "max_val")
+    "HardtanhBackwardBackward0",
+    _hardtanh_back,
+    zero_input,
+    attrs=("min_val", "max_val"),
+    saved=(None, "self"),
 )
 HARDTANH = node_class(
     "HardtanhBackward0",
