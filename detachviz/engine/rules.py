@@ -411,7 +411,7 @@ def backward_op(
     back: Rule,
     d_inputs: Rule | tuple[Rule, ...],
     attrs: tuple[str, ...] = (),
-    saved: tuple[str, ...] = ("grad_output", "self"),
+    saved: tuple[str | None, ...] = ("grad_output", "self"),
     d_grad: Rule | None = None,
     jvp_inputs: Rule | tuple[Rule, ...] | None = None,
     summed: bool = False,
@@ -465,7 +465,7 @@ def backward_op(
     cls = node_class(
         name,
         (wrt(wrt_grad), *map(wrt, wrt_inputs)),
-        saved=tuple(Saved(saved[i], i, tuple(range(n + 1))) for i in kept),
+        saved=tuple(Saved(str(saved[i]), i, tuple(range(n + 1))) for i in kept),
         attrs=attrs,
         jvp=(lambda t, p, o, a: back(NP, t, *p[1:], a), *map(tangent, jvps)),
     )
