@@ -28,6 +28,7 @@ from detachviz.engine.arrays import partial_overlap, view_geometry
 from detachviz.engine.graph_hooks import pack_node
 from detachviz.engine.node import (
     MULTI,
+    NODE_CLASSES,
     CopySlices,
     Node,
     RetainGradHook,
@@ -691,6 +692,8 @@ def inplace(
         assert cls is not None  # `needs` implies a node class
         vc = x._share_vc()
         fn = rebase(x, cls, (orig, *others), attrs)
+        if keep_self:
+            _clone_history(orig)
         x._bump()
         if fn._saved and -1 in cls._save_src:
             v = vc.v
@@ -703,6 +706,20 @@ def inplace(
     if rec is not None:
         rec.record(name, (ref, *(o for o in others if isinstance(o, Tensor))), (x,), inplace=True)
     return x
+
+
+def _clone_history(orig: Tensor) -> None:
+    """torch saves an in-place op's original self as `self.clone()`: a create_graph backward
+    that unpacks it reaches x's old history through a CloneBackward0 (the op's own edge still
+    goes to the old history directly)."""
+    old = orig._grad_fn
+    if old is None:
+        return
+    node = new_node(NODE_CLASSES["CloneBackward0"], ((old, orig._output_nr),))
+    node._shape = orig._data.shape
+    node._npd = orig._data.dtype
+    orig._grad_fn = node
+    orig._output_nr = 0
 
 
 def rebase(x: Tensor, cls: type[Node], ins: tuple[Any, ...], attrs: tuple[Any, ...]) -> Node:

@@ -7,7 +7,9 @@ Also here: `call_rule` (one node's gradients), the nodes of the backward-of-back
 the `TT` kernels create (select/slice backward and its backward, as_strided backward), and
 `backward_op`: torch's named backward functions (`tanh_backward`, `threshold_backward`, ...),
 one op each, so a create_graph backward draws torch's `TanhBackwardBackward0` node where a
-formula written out in ops would draw `MulBackward0 -> RsubBackward1 -> MulBackward0`.
+formula written out in ops would draw `MulBackward0 -> RsubBackward1 -> MulBackward0`;
+`multi_backward_op` the same for one with several results (`convolution_backward`:
+`ConvolutionBackwardBackward0`), which a node uses under create_graph via `graph_backward`.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import state
 from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
 from detachviz.engine.function import apply
-from detachviz.engine.node import Node, Saved, named_attrs, node_class
-from detachviz.engine.tensor import AS_STRIDED, Tensor, wrap
+from detachviz.engine.node import MULTI, Node, Saved, named_attrs, new_node, node_class
+from detachviz.engine.tensor import AS_STRIDED, NO_EDGE, Tensor, edge, wrap
 
 
 def call_rule(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
@@ -312,7 +315,13 @@ class TT:
 
     @staticmethod
     def embed(g: Tensor, shape: tuple[int, ...], index: Any) -> Tensor:
-        return apply(EMBED, "embed", (g,), NP.embed(g._data, shape, index), g._dtype, (index,))
+        """select_backward (an integer last in `index`) or slice_backward, as torch's op."""
+        data = NP.embed(g._data, shape, index)
+        dim, last = len(index) - 1, index[-1]
+        if isinstance(last, slice):
+            attrs = (dim, last.start, last.stop, last.step)
+            return apply(SLICE_BACK, "slice_backward", (g,), data, g._dtype, attrs)
+        return apply(SELECT_BACK, "select_backward", (g,), data, g._dtype, (dim, last))
 
     @staticmethod
     def as_strided_backward(g: Tensor, base_shape: Any, size: Any, stride: Any, offset: int) -> Any:
@@ -325,14 +334,6 @@ class TT:
             g._dtype,
             (tuple(size), tuple(stride), offset),
         )
-
-    @staticmethod
-    def index(g: Tensor, idx: Any) -> Tensor:
-        return apply(EMBED_BACK, "index", (g,), g._data[idx], g._dtype, (g._data.shape, idx))
-
-    @staticmethod
-    def index_put_zeros(g: Tensor, shape: Any, idx: Any) -> Tensor:
-        return wrap(_index_put_np(g._data, shape, idx))
 
     @staticmethod
     def as_strided(g: Tensor, size: Any, stride: Any, offset: int) -> Tensor:
@@ -364,16 +365,26 @@ def _embed(t: Any, out: Any, index: Any) -> Any:
     return r
 
 
-# the backward of `embed` (select/slice backward) is indexing again, and the other way round
-EMBED = node_class(
-    "SliceBackwardBackward0",
-    (lambda k, g, s, a: k.index(g, a[0]),),
-    jvp=(lambda t, p, o, a: _embed(t, o, a[0]),),
-)
-EMBED_BACK = node_class(
+def _select_at(a: Any) -> tuple[Any, ...]:
+    return (slice(None),) * a.dim + (a.index,)
+
+
+def _slice_at(a: Any) -> tuple[Any, ...]:
+    return (slice(None),) * a.dim + (slice(a.start, a.end, a.step),)
+
+
+# select/slice backward (`TT.embed`); their own backward is the select/slice view again
+SELECT_BACK = node_class(
     "SelectBackwardBackward0",
-    (lambda k, g, s, a: k.embed(g, a[0], a[1]),),
-    jvp=(lambda t, p, o, a: t[a[1]],),
+    (lambda k, g, s, a: g[_select_at(a)],),
+    attrs=("dim", "index"),
+    jvp=(lambda t, p, o, a: _embed(t, o, _select_at(a)),),
+)
+SLICE_BACK = node_class(
+    "SliceBackwardBackward0",
+    (lambda k, g, s, a: g[_slice_at(a)],),
+    attrs=("dim", "start", "end", "step"),
+    jvp=(lambda t, p, o, a: _embed(t, o, _slice_at(a)),),
 )
 AS_STRIDED_BACK = node_class(
     "AsStridedBackwardBackward0",
@@ -400,9 +411,10 @@ def backward_op(
     back: Rule,
     d_inputs: Rule | tuple[Rule, ...],
     attrs: tuple[str, ...] = (),
-    saved: tuple[str, ...] = ("grad_output", "self"),
+    saved: tuple[str | None, ...] = ("grad_output", "self"),
     d_grad: Rule | None = None,
     jvp_inputs: Rule | tuple[Rule, ...] | None = None,
+    summed: bool = False,
 ) -> Rule:
     """torch's named backward function `back(k, g, *xs, a)` (linear in the incoming gradient
     `g`; `xs` the inputs or result the forward node saved; `a` its attributes, named `attrs`)
@@ -410,9 +422,13 @@ def backward_op(
     with `TT` (create_graph) one node `name` on `(g, *xs)`, whose own backward is
     `d_grad(k, gg, go, *xs, a)` for the gradient (default: `op` again, as torch's elementwise
     backward functions are their own adjoint in `g`) and `d_inputs[i](k, gg, go, *xs, a)` for
-    `xs[i]`. `saved`: torch's names of `(g, *xs)` as the node saves them (`_saved_self`).
+    `xs[i]`. `saved`: torch's names of `(g, *xs)` as the node saves them (`_saved_self`); None
+    for one torch does not save (its rules then see None there: grad_output, when the
+    derivative for the input is zero).
     Forward AD: `back` on the gradient's tangent, and `jvp_inputs[i](NP, t, go, *xs, a)` on
-    an input's (default `d_inputs`: the same for an elementwise function)."""
+    an input's (default `d_inputs`: the same for an elementwise function). `summed`: `g`
+    is broadcast (a loss's grad_output, 0-d for a reduction), so `d_grad` is `back` of the
+    incoming gradient summed to g's shape."""
     wrt_inputs = d_inputs if isinstance(d_inputs, tuple) else (d_inputs,)
     jvps = jvp_inputs or wrt_inputs
     jvps = jvps if isinstance(jvps, tuple) else (jvps,)
@@ -425,17 +441,31 @@ def backward_op(
         data = back(NP, g._data, *(x._data for x in xs), a)
         return apply(cls, name, (g, *xs), data, g._dtype, tuple(a))
 
+    kept = tuple(i for i in range(n + 1) if saved[i] is not None)
+
     def wrt(rule: Rule) -> Rule:
-        return lambda k, gg, s, a: rule(k, gg, *s, a)
+        if len(kept) == n + 1:
+            return lambda k, gg, s, a: rule(k, gg, *s, a)
+
+        def at_positions(k: Any, gg: Any, s: Any, a: Any) -> Any:
+            full: list[Any] = [None] * (n + 1)
+            for j, i in enumerate(kept):
+                full[i] = s[j]
+            return rule(k, gg, *full, a)
+
+        return at_positions
 
     def tangent(rule: Rule) -> Rule:
         return lambda t, p, o, a: rule(NP, t, *p, a)
 
-    wrt_grad = d_grad or (lambda k, gg, go, *rest: op(k, gg, *rest))
+    def summed_grad(k: Any, gg: Any, go: Any, *rest: Any) -> Any:
+        return k.sum_to(back(k, gg, *rest), k.data(go).shape)
+
+    wrt_grad = d_grad or (summed_grad if summed else lambda k, gg, go, *rest: op(k, gg, *rest))
     cls = node_class(
         name,
         (wrt(wrt_grad), *map(wrt, wrt_inputs)),
-        saved=tuple(Saved(saved[i], i, tuple(range(n + 1))) for i in range(n + 1)),
+        saved=tuple(Saved(str(saved[i]), i, tuple(range(n + 1))) for i in kept),
         attrs=attrs,
         jvp=(lambda t, p, o, a: back(NP, t, *p[1:], a), *map(tangent, jvps)),
     )
@@ -446,3 +476,135 @@ def zero_input(k: Any, gg: Any, go: Any, x: Any, a: Any) -> Any:
     """`d_input` of a backward function that is piecewise constant in `x` (threshold, leaky
     relu, hardtanh): torch's `zeros_like(grad)`."""
     return k.zeros_like(gg)
+
+
+def _vjps_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
+    """A node's backward as its per-input vjps (call_rule without the custom hook)."""
+    k = TT if tensor_mode else NP
+    s = node._unpack(tensor_mode)
+    a = named_attrs(node)
+    vjps = node._vjps
+    return [
+        None if e[0] is None or vjps[i] is None else vjps[i](k, g, s, a)
+        for i, e in enumerate(node.next_functions)
+    ]
+
+
+def graph_backward(cls: type[Node], rule: Callable[[Node, Tensor], list[Any]]) -> None:
+    """Under create_graph, `cls`'s backward is `rule(node, g)` -> the gradient per
+    next_functions entry (one call of a `multi_backward_op`, as torch computes all of a
+    node's input gradients with one backward function); plain backward keeps the node's
+    per-input vjps on arrays."""
+
+    def custom(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
+        if tensor_mode:
+            return rule(node, g)
+        return _vjps_backward(node, g, tensor_mode)
+
+    cls._custom = staticmethod(custom)
+
+
+def needs(node: Node) -> tuple[bool, ...]:
+    """torch's output_mask: which of a node's inputs take a gradient."""
+    return tuple(e[0] is not None for e in node.next_functions)
+
+
+def multi_backward_op(
+    name: str,
+    back: Rule,
+    second: Rule,
+    n_out: int,
+    attrs: tuple[str, ...] = (),
+    saved: tuple[str, ...] = (),
+    edges: int | None = None,
+    hess: tuple[int | None, ...] = (),
+) -> Rule:
+    """torch's named backward function with several results, `back(k, g, *xs, a, mask)` ->
+    one gradient per input of the forward op (None where `mask` says none is needed), as one
+    op. `op(k, g, xs, a, mask)`: with `NP` it is `back` on arrays; with `TT` one node `name`
+    with an edge to each of the first `edges` of `(g, *xs)` (default all: torch's
+    differentiable arguments), saving the first `len(saved)` (torch's names), attributes `a`
+    named `attrs`; its outputs are the gradients (output_nr = input position). Its own
+    backward is `second(k, ggs, g, *xs, a)` -> the gradient for each edge, from `ggs` (the
+    gradient arriving at each output, None where none did). `a` is given as a plain tuple in
+    `attrs` order; `back` and `second` read it by name.
+    Forward AD: output i is the gradient of <g, y> for the forward's input at position
+    `hess[i]` of `(g, *xs)` (None: a bias, which no gradient depends on); the Hessian of
+    <g, y> is symmetric, so the tangent of the outputs along the inputs' tangents is
+    `second` applied to those tangents, plus `back` of g's tangent (it is linear in g)."""
+    n_in = len(saved)
+    n_edges = n_in if edges is None else edges
+    n_all = max(n_in, n_edges)
+
+    def backward(node: Node, gg: Any, tensor_mode: bool) -> list[Any]:
+        ggs = list(gg.grads) if hasattr(gg, "grads") else [gg]
+        ggs += [None] * (n_out - len(ggs))
+        k = TT if tensor_mode else NP
+        grads = second(k, ggs, *node._unpack(tensor_mode), named_attrs(node))
+        grads = list(grads) + [None] * (n_all - len(grads))
+        return [None if e[0] is None else d for e, d in zip(node.next_functions, grads)]
+
+    cls = node_class(
+        name,
+        (None,) * n_edges,
+        saved=tuple(Saved(saved[i], i, tuple(range(n_edges))) for i in range(n_in)),
+        attrs=attrs,
+        custom=backward,
+    )
+
+    def output_jvp(i: int) -> Rule:
+        def rule(tans: Any, p: Any, out: Any, a: Any) -> Any:
+            res = None
+            if tans[0] is not None:
+                res = back(NP, tans[0], *p[1:], a, (True,) * n_out)[i]
+            ggs = [None if h is None else tans[h] for h in hess]
+            if hess[i] is not None and any(t is not None for t in ggs):
+                term = second(NP, ggs, *p[:n_in], a)[hess[i]]
+                if term is not None:
+                    res = term if res is None else res + term
+            return res
+
+        return rule
+
+    cls._jvp = tuple(output_jvp(i) for i in range(n_out)) if hess else None
+    per_output = [_OutputJvp(cls, rule) for rule in cls._jvp or ()]
+
+    def op(k: Any, g: Any, xs: tuple[Any, ...], a: tuple, mask: tuple[bool, ...]) -> list[Any]:
+        named = tuple.__new__(cls._Attrs, a) if attrs else a
+        if k is not TT:
+            return list(back(k, g, *xs, named, mask))
+        datas = back(NP, g._data, *(None if x is None else x._data for x in xs), named, mask)
+        outs = [None if d is None else wrap(np.ascontiguousarray(d), g._dtype) for d in datas]
+        ins = (g, *xs)
+        wants = [isinstance(t, Tensor) and t._requires_grad for t in ins[:n_edges]]
+        if state.grad_enabled and any(wants):
+            node = new_node(cls, tuple(edge(t) if w else NO_EDGE for t, w in zip(ins, wants)), a)
+            kept = ins[:n_in]
+            node._saved = kept
+            node._versions = tuple(0 if t is None or t._vc is None else t._vc.v for t in kept)
+            node._shape = MULTI
+            node._npd = tuple(
+                ((0,), g._data.dtype) if o is None else (o._data.shape, o._data.dtype) for o in outs
+            )
+            for nr, o in enumerate(outs):
+                if o is not None:
+                    o._grad_fn = node
+                    o._output_nr = nr
+                    o._requires_grad = True
+        if state.fw_hooks is not None and per_output:
+            for o, rule in zip(outs, per_output):
+                if o is not None:
+                    state.fw_hooks.op(rule, ins, o, a)  # type: ignore[arg-type]
+        return outs
+
+    return op
+
+
+class _OutputJvp:
+    """What forward AD reads of a node class, for one output of a multi-output op."""
+
+    def __init__(self, cls: type[Node], rule: Rule) -> None:
+        self._name = cls._name
+        self._jvp = rule
+        self._jvp_view = False
+        self._Attrs = cls._Attrs

@@ -19,11 +19,7 @@ KNOWN = {
         {"self_sym_sizes"},
     ),
     "AdaptiveMaxPool2DBackwardBackward0": (set(), {"self_sym_sizes"}),
-    "AvgPool2DBackwardBackward0": (set(), {"self_sym_sizes"}),
-    "EluBackwardBackward0": ({"is_result", "self_or_result"}, {"self"}),
     "EmbeddingDenseBackwardBackward0": (set(), {"num_weights", "scale_grad_by_freq"}),
-    "HardtanhBackwardBackward0": (set(), {"grad_output"}),
-    "LeakyReluBackwardBackward0": (set(), {"grad_output"}),
     "MaxPool2DWithIndicesBackwardBackward0": (set(), {"self_sym_sizes"}),
     "ReflectionPad1DBackwardBackward0": (set(), {"self_sym_sizes"}),
     "ReflectionPad2DBackwardBackward0": (set(), {"self_sym_sizes"}),
@@ -31,9 +27,6 @@ KNOWN = {
     "ReplicationPad1DBackwardBackward0": (set(), {"self_sym_sizes"}),
     "ReplicationPad2DBackwardBackward0": (set(), {"self_sym_sizes"}),
     "ReplicationPad3DBackwardBackward0": (set(), {"self_sym_sizes"}),
-    "SelectBackwardBackward0": ({"dim", "index"}, set()),
-    "SliceBackwardBackward0": ({"dim", "end", "start", "step"}, set()),
-    "ThresholdBackwardBackward0": (set(), {"grad_output"}),
     # an internal node of the engine's abs double backward: saves nothing it needs
     "SgnBackward0": ({"result", "self"}, set()),
     # the engine's own attributes for its rules, beside torch's

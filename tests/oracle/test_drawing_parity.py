@@ -31,8 +31,6 @@ CLONE_VIEW = (
 KNOWN: dict[str, str] = {
     "forward_ad_through_linear.py": FW_AD,
     "forward_ad_with_backward.py": FW_AD,
-    "nn_activation_family_mlp.py": "elu_ (in place): formulas, no EluBackwardBackward0(is_result)",
-    "nn_conv_double_backward.py": "no Convolution- or NativeBatchNormBackwardBackward0",
     "prog_attn_caption_decoder.py": CLONE_VIEW,
     "prog_attn_mha_batch_first_train.py": UNSAFE_VIEW,
     "prog_attn_transformer_masked_inference.py": CLONE_VIEW,

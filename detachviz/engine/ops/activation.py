@@ -103,7 +103,11 @@ def _leaky_back(k: Any, g: Any, x: Any, a: Any) -> Any:
 
 
 LEAKY_BACK = backward_op(
-    "LeakyReluBackwardBackward0", _leaky_back, zero_input, attrs=("negative_slope",)
+    "LeakyReluBackwardBackward0",
+    _leaky_back,
+    zero_input,
+    attrs=("negative_slope",),
+    saved=(None, "self"),
 )
 LEAKY_RELU = node_class(
     "LeakyReluBackward0",
@@ -157,8 +161,31 @@ def _elu_second(k: Any, gg: Any, g: Any, x: Any, a: Any) -> Any:
     return k.where0(k.data(x) <= 0, (gg * g) * c * k.exp(_min(k, x, 0.0) * a.input_scale))
 
 
-ELU_ATTRS = ("alpha", "scale", "input_scale")
-ELU_BACK = backward_op("EluBackwardBackward0", _elu_back, _elu_second, attrs=ELU_ATTRS)
+@_quiet
+def _elu_back_either(k: Any, g: Any, v: Any, a: Any) -> Any:
+    """torch's elu_backward(grad, ..., is_result, self_or_result): `v` is the input, or the
+    result for the in-place elu_ (which saves only that)."""
+    return _elu_back_result(k, g, v, a) if a.is_result else _elu_back(k, g, v, a)
+
+
+@_quiet
+def _elu_second_either(k: Any, gg: Any, g: Any, v: Any, a: Any) -> Any:
+    if a.is_result:
+        # d/dy of g * input_scale * (y + alpha * scale) on the negative branch
+        return k.where0(k.data(v) <= 0, (gg * g) * a.input_scale)
+    return _elu_second(k, gg, g, v, a)
+
+
+# NOTE: `is_result` is an attribute of the forward nodes only for their rules (torch's
+# EluBackward0/1 show none: it is which of them they are); the double-backward node shows it
+ELU_ATTRS = ("alpha", "scale", "input_scale", "is_result")
+ELU_BACK = backward_op(
+    "EluBackwardBackward0",
+    _elu_back_either,
+    _elu_second_either,
+    attrs=ELU_ATTRS,
+    saved=("grad_output", "self_or_result"),
+)
 ELU = node_class(
     "EluBackward0",
     (lambda k, g, s, a: ELU_BACK(k, g, s[0], a),),
@@ -168,11 +195,13 @@ ELU = node_class(
 )
 ELU_ = node_class(
     "EluBackward1",
-    (lambda k, g, s, a: _elu_back_result(k, g, s[0], a),),
+    (lambda k, g, s, a: ELU_BACK(k, g, s[0], a),),
     saved=(Saved("result", RESULT, (0,)),),
     attrs=ELU_ATTRS,
     jvp=(lambda t, p, o, a: _elu_back_result(NP, t, o, a),),
 )
+delattr(ELU, "_saved_is_result")
+delattr(ELU_, "_saved_is_result")
 
 
 def _elu_np(alpha: float) -> Any:
@@ -186,12 +215,12 @@ def _elu_np(alpha: float) -> Any:
 
 def elu(x: Tensor, alpha: float = 1.0) -> Tensor:
     _floating(x, "elu_cpu")
-    return unary(ELU, _elu_np(alpha), "elu", x, (alpha, 1, 1))
+    return unary(ELU, _elu_np(alpha), "elu", x, (alpha, 1, 1, False))
 
 
 def elu_(x: Tensor, alpha: float = 1.0) -> Tensor:
     _floating(x, "elu_cpu")
-    return inplace(x, "elu_", ELU_, _elu_np(alpha), (), (alpha, 1, 1))
+    return inplace(x, "elu_", ELU_, _elu_np(alpha), (), (alpha, 1, 1, True))
 
 
 # ------------------------------------------------------------------------------ gelu
@@ -340,7 +369,11 @@ def _hardtanh_back(k: Any, g: Any, x: Any, a: Any) -> Any:
 
 
 HARDTANH_BACK = backward_op(
-    "HardtanhBackwardBackward0", _hardtanh_back, zero_input, attrs=("min_val", "max_val")
+    "HardtanhBackwardBackward0",
+    _hardtanh_back,
+    zero_input,
+    attrs=("min_val", "max_val"),
+    saved=(None, "self"),
 )
 HARDTANH = node_class(
     "HardtanhBackward0",

@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine.function import apply
-from detachviz.engine.node import Saved, node_class
+from detachviz.engine.node import Saved, named_attrs, node_class
+from detachviz.engine.rules import TT, graph_backward, multi_backward_op, needs
 from detachviz.engine.tensor import Tensor
 
 Ints = tuple[int, ...]
@@ -555,3 +556,58 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
         "conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
         dilation,
     )  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# create_graph: torch's convolution_backward as one op (ConvolutionBackwardBackward0)
+# --------------------------------------------------------------------------------------------
+CONV_ATTRS = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
+
+
+def _conv_backward(k: Any, g: Any, x: Any, w: Any, a: Any, mask: Any) -> list[Any]:
+    """convolution_backward: the input, weight and bias gradients `mask` asks for."""
+    return [
+        _vjp_input(k, g, (x, w), a) if mask[0] else None,
+        _vjp_weight(k, g, (x, w), a) if mask[1] else None,
+        _vjp_bias(k, g, (), a) if mask[2] else None,
+    ]
+
+
+def _conv_double_backward(k: Any, ggs: Any, g: Any, x: Any, w: Any, a: Any) -> list[Any]:
+    """torch's _convolution_double_backward: the output of convolution_backward is linear in
+    each of g, x, w, so the gradient of g is the forward convolution of the incoming input,
+    weight and bias gradients; x's comes from the weight gradient's incoming gradient (its
+    input gradient with that as the kernel), w's from the input gradient's."""
+    ggi, ggw, ggb = ggs
+    gg = None
+    if ggi is not None:
+        gg = _forward(ggi, w, a, a.transposed)
+    if ggw is not None:
+        term = _forward(x, ggw, a, a.transposed)
+        gg = term if gg is None else gg + term
+    if ggb is not None:
+        term = ggb.reshape((1, -1) + (1,) * (len(g.shape) - 2))
+        gg = term if gg is None else gg + term
+    gx = None if ggw is None else _vjp_input(k, g, (x, ggw), a)
+    gw = None if ggi is None else _vjp_weight(k, g, (ggi, w), a)
+    return [gg, gx, gw]
+
+
+CONV_BACK = multi_backward_op(
+    "ConvolutionBackwardBackward0",
+    _conv_backward,
+    _conv_double_backward,
+    3,
+    attrs=CONV_ATTRS,
+    saved=("grad_output", "input", "weight"),
+    hess=(1, 2, None),
+)
+
+
+def _conv_graph_backward(node: Any, g: Tensor) -> list[Any]:
+    x, w = node._unpack(True)
+    a = named_attrs(node)
+    return CONV_BACK(TT, g, (x, w), tuple(getattr(a, n) for n in CONV_ATTRS), needs(node))
+
+
+graph_backward(CONVOLUTION, _conv_graph_backward)

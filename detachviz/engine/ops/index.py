@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import function as kit
-from detachviz.engine import trace
+from detachviz.engine import rules, trace
 from detachviz.engine.function import (
     apply,
     inplace,
@@ -19,6 +19,7 @@ from detachviz.engine.function import (
 from detachviz.engine.node import node_class, set_jvp
 from detachviz.engine.ops.inplace import COPY, copy_
 from detachviz.engine.ops.view import ALIAS, SELECT, SLICE, UNSQUEEZE
+from detachviz.engine.rules import install_kernels
 from detachviz.engine.tensor import Tensor, wrap
 
 _ndarray = np.ndarray
@@ -216,3 +217,30 @@ set_jvp(INDEX_PUT, (_index_put_self, _index_put_values))
 setattr(INDEX_PUT, "_saved_indices", property(_saved_indices))  # noqa: B010
 # `x[idx] = v` is index_put_ without accumulate, the only way the engine reaches this node
 setattr(INDEX_PUT, "_saved_accumulate", property(lambda node: False))  # noqa: B010
+
+
+def _index_kernel(g: Tensor, idx: Any) -> Tensor:
+    """`g[idx]` for a create_graph rule (index_put's gradient for its values): torch's index
+    op, IndexBackward0 in the graph."""
+    return apply(INDEX, "index", (g,), np.array(g._data[idx]), g._dtype, (idx, g._data.shape))
+
+
+install_kernels(index=_index_kernel)
+
+# index's backward under create_graph: torch's `zeros.index_put_(indices, grad, accumulate)`
+INDEX_PUT_IMPL = node_class(
+    "IndexPutImplBackward0",
+    (None, lambda k, g, s, a: k.index(g, a.indices)),
+    attrs=("indices", "accumulate"),
+    jvp=(None, lambda t, p, o, a: rules.NP.index_put_zeros(t, o.shape, a.indices)),
+)
+setattr(INDEX_PUT_IMPL, "_saved_indices", property(_saved_indices))  # noqa: B010
+
+
+def _index_put_zeros_kernel(g: Tensor, shape: Any, idx: Any) -> Tensor:
+    zeros = wrap(np.zeros(shape, dtype=g._data.dtype), g._dtype)
+    data = rules.NP.index_put_zeros(g._data, shape, idx)
+    return apply(INDEX_PUT_IMPL, "index_put", (zeros, g), data, g._dtype, (idx, True))
+
+
+install_kernels(index_put_zeros=_index_put_zeros_kernel)

@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine.function import apply
-from detachviz.engine.node import Saved, node_class
-from detachviz.engine.rules import NP
+from detachviz.engine.node import Saved, named_attrs, node_class
+from detachviz.engine.ops.norm import normalization_double_backward
+from detachviz.engine.rules import NP, TT, graph_backward, multi_backward_op, needs
 from detachviz.engine.tensor import Tensor, wrap
 
 
@@ -181,3 +182,50 @@ def layer_norm(
 ) -> Tensor:
     """torch.layer_norm: the first output of native_layer_norm."""
     return native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
+
+
+# --------------------------------------------------------------------------------------------
+# create_graph: torch's native_layer_norm_backward as one op (NativeLayerNormBackwardBackward0)
+# --------------------------------------------------------------------------------------------
+def _ln_backward(k: Any, g: Any, x: Any, mean: Any, rstd: Any, w: Any, b: Any, a: Any,
+                 mask: Any) -> list[Any]:  # fmt: skip
+    """native_layer_norm_backward on arrays: the input, weight and bias gradients."""
+    fa = tuple.__new__(NATIVE_LAYER_NORM._Attrs, (a.normalized_shape, wrap(mean), wrap(rstd), 0.0))
+    lead = tuple(range(np.ndim(g) - len(a.normalized_shape)))
+    return [
+        _input_vjp(k, g, (x, w), fa) if mask[0] else None,
+        np.add.reduce(_weight_vjp(k, g, (x,), fa), axis=lead) if mask[1] else None,
+        np.add.reduce(g, axis=lead) if mask[2] else None,
+    ]
+
+
+def _ln_double_backward(k: Any, ggs: Any, g: Any, x: Any, mean: Any, rstd: Any, w: Any,
+                        a: Any) -> list[Any]:  # fmt: skip
+    nd, nn = len(g.shape), len(a.normalized_shape)
+    stat = tuple(range(nd - nn, nd))
+    d_g, d_x, d_w = normalization_double_backward(
+        ggs, g, (x - mean) * rstd, rstd, w, tuple(a.normalized_shape), stat, tuple(range(nd - nn))
+    )
+    return [d_g, d_x, None, None, d_w, None]
+
+
+LN_BACK = multi_backward_op(
+    "NativeLayerNormBackwardBackward0",
+    _ln_backward,
+    _ln_double_backward,
+    3,
+    attrs=("normalized_shape",),
+    saved=("grad_out", "input", "mean", "rstd", "weight"),
+    edges=6,
+    hess=(1, 4, None),
+)
+
+
+def _ln_graph_backward(node: Any, g: Tensor) -> list[Any]:
+    x, w, b = node._unpack(True)
+    a = named_attrs(node)
+    ins = (x, a.result1, a.result2, w, b)
+    return LN_BACK(TT, g, ins, (a.normalized_shape,), needs(node))
+
+
+graph_backward(NATIVE_LAYER_NORM, _ln_graph_backward)

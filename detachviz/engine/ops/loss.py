@@ -17,7 +17,7 @@ arrays and Tensors, so create_graph=True builds a differentiable graph from the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -28,12 +28,14 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import RESULT, Saved, new_node, node_class, set_jvp
 from detachviz.engine.ops import stats
+from detachviz.engine.ops.saving import attach_saved
 from detachviz.engine.promote import broadcast_error, operands
-from detachviz.engine.rules import backward_op
+from detachviz.engine.rules import NP, TT, backward_op
 from detachviz.engine.tensor import Tensor, edge, init_tensor, wrap
 
 _NONE, _MEAN, _SUM = 0, 1, 2
 _REDUCE: dict[int, Callable[[Any], Any]] = {_NONE: lambda v: v, _MEAN: np.mean, _SUM: np.sum}
+_PAIR_NAMES = ("grad_output", "self", "target")  # what a loss backward function saves
 
 
 # --------------------------------------------------------------------------------------------
@@ -59,10 +61,8 @@ MSE_BACK = backward_op(
         lambda k, gg, go, x, t, a: -_mse_norm(k.data(x), a.reduction) * gg * go,
     ),
     attrs=("reduction",),
-    saved=("grad_output", "self", "target"),
-    d_grad=lambda k, gg, go, x, t, a: k.sum_to(
-        _mse_norm(k.data(x), a.reduction) * (x - t) * gg, k.data(go).shape
-    ),
+    saved=_PAIR_NAMES,
+    summed=True,
 )
 MSE = node_class(
     "MseLossBackward0",
@@ -151,13 +151,56 @@ def _nll_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
     return g * k.const(mask.astype(x.dtype, copy=False))
 
 
+def _nll_of(k: Any, gg: Any, s: Any, a: Any) -> Any:
+    """nll_loss_backward's gradient for its grad_output: nll_loss of the incoming gradient."""
+    target, weight = s
+    if k is NP:
+        gg, target = wrap(gg), wrap(target)
+        weight = None if weight is None else wrap(weight)
+    cls = NLL2D if len(gg.shape) == 4 else NLL
+    out = _nll(cls, gg, target, weight, a.reduction, a.ignore_index)
+    return out if k is not NP else out._data
+
+
+# create_graph: torch's nll_loss_backward as one op, with edges (grad_output, self)
+NLL_BACK_ROW = (
+    (_nll_of, lambda k, gg, s, a: k.zeros_like(gg)),  # the input's: torch's zeros_like(grad)
+    (Saved("target", 2, (0, 1)), Saved("weight", 3, (0, 1))),
+    ("reduction", "ignore_index"),
+)
+NLL_BACK = node_class("NllLossBackwardBackward0", *NLL_BACK_ROW)
+NLL2D_BACK = node_class("NllLoss2DBackwardBackward0", *NLL_BACK_ROW)
+
+
+def _nll_back_jvp(t: Any, p: Any, out: Any, a: Any) -> Any:
+    """nll_loss_backward is linear in grad_output (and constant in self): itself on t."""
+    x, target, weight = p[1], p[2], p[3]
+    total = _picks(x, target, weight, a.ignore_index)[1].sum(dtype=x.dtype)
+    return _nll_vjp(NP, t, (x, target, weight, total), a)
+
+
+set_jvp(NLL_BACK, (_nll_back_jvp, None, None, None))
+set_jvp(NLL2D_BACK, (_nll_back_jvp, None, None, None))
+
+
+def _nll_backward(k: Any, g: Any, s: Any, a: Any) -> Any:
+    if k is not TT:
+        return _nll_vjp(k, g, s, a)
+    x, target, weight = s[0], s[1], s[2]
+    out = _nll_vjp(NP, g._data, tuple(None if v is None else v._data for v in s), a)
+    out = wrap(np.asarray(out), x._dtype)
+    cls, attrs = NLL2D_BACK if x.dim() == 4 else NLL_BACK, (a.reduction, a.ignore_index)
+    attach_saved(cls, out, (g, x), (target, weight), attrs)
+    return finish(cls, "nll_loss_backward", (g, x, target, weight), out, attrs, attached=True)
+
+
 # nll_loss saves its target, weight and total_weight for self's gradient (the only one)
 NLL_SAVED = tuple(
     Saved(n, k, (0,)) for k, n in enumerate(("self", "target", "weight", "total_weight"))
 )
 NLL = node_class(
     "NllLossBackward0",
-    (_nll_vjp,),
+    (_nll_backward,),
     saved=NLL_SAVED,
     attrs=("reduction", "ignore_index"),
 )
@@ -347,6 +390,9 @@ def _vjp(deriv: Any) -> Any:
         pw = s[3] if len(s) > 3 else None
         with np.errstate(all="ignore"):
             d = deriv(x, t, w, pw)
+            if k is TT and a.reduction == _MEAN:
+                # torch's formulas: (derivative * grad) / numel, a div.Scalar in the graph
+                return k.div_scalar(d * g, _numel(x))
             return g * _scale(d, _numel(x), a.reduction)
 
     return rule
@@ -361,9 +407,55 @@ def _jvp(deriv: Any) -> Any:
     return rule
 
 
+class _BceAttrs(NamedTuple):  # torch's node saves the weight, with no edge
+    reduction: int
+    weight: Any
+
+
+def _bce_weight(k: Any, a: Any) -> Any:
+    return a.weight._data if k is NP and isinstance(a.weight, Tensor) else a.weight
+
+
+def _bce_back(k: Any, g: Any, x: Any, t: Any, a: Any) -> Any:
+    """torch's binary_cross_entropy_backward(grad, self, target, weight, reduction)."""
+    with np.errstate(all="ignore"):
+        d = _bce_dself(x, t, _bce_weight(k, a), None)
+        return g * _scale(d, _numel(x), a.reduction)
+
+
+def _bce_second(wrt_target: bool) -> Any:
+    # d/dx of (x - t) / (x (1 - x)) is (x^2 - 2 x t + t) / (x (1 - x))^2 (torch's eps), d/dt
+    # is -1 / (x (1 - x))
+    def rule(k: Any, gg: Any, go: Any, x: Any, t: Any, a: Any) -> Any:
+        with np.errstate(all="ignore"):
+            if wrt_target:
+                c = -1 / _clamp_min((1 - x) * x, _EPSILON)
+            else:
+                c = (x * x - 2 * (x * t) + t) / (
+                    (x + _EPSILON) * (x + _EPSILON) * ((1 - x + _EPSILON) * (1 - x + _EPSILON))
+                )
+            return gg * go * _scale(_weighted(c, _bce_weight(k, a)), _numel(x), a.reduction)
+
+    return rule
+
+
+# under create_graph one BinaryCrossEntropyBackwardBackward0 (edges grad_output, self, target)
+BCE_BACK = backward_op(
+    "BinaryCrossEntropyBackwardBackward0",
+    _bce_back,
+    (_bce_second(False), _bce_second(True)),
+    attrs=_BceAttrs._fields,
+    saved=_PAIR_NAMES,
+    summed=True,
+)
+
+
 BCE = node_class(
     "BinaryCrossEntropyBackward0",
-    (_vjp(_bce_dself), _vjp(_bce_dtarget)),
+    (
+        lambda k, g, s, a: BCE_BACK(k, g, s[0], s[1], _BceAttrs(a.reduction, s[2])),
+        _vjp(_bce_dtarget),
+    ),  # fmt: skip
     saved=(Saved("self", 0, (0, 1)), Saved("target", 1, (0, 1)), Saved("weight", 2, (0, 1))),
     attrs=("reduction",),
 )
@@ -506,15 +598,6 @@ def _huber_d(d: Any, delta: float) -> Any:
     return _piecewise(d, np.abs(dd) <= delta, 1.0, delta * np.sign(dd))
 
 
-def _pair_vjp(deriv: Any, attr: str, sign: float) -> Any:
-    def rule(k: Any, g: Any, s: Any, a: Any) -> Any:
-        d = s[0] - s[1]
-        e = deriv(d, getattr(a, attr))
-        return g * _scale(e if sign > 0 else -e, _numel(d), a.reduction)
-
-    return rule
-
-
 def _pair_jvp(deriv: Any, attr: str, sign: float) -> Any:
     def rule(tan: Any, p: Any, out: Any, a: Any) -> Any:
         c = (sign * tan) * deriv(p[0] - p[1], getattr(a, attr))
@@ -523,17 +606,54 @@ def _pair_jvp(deriv: Any, attr: str, sign: float) -> Any:
     return rule
 
 
+def _pair_backward_op(name: str, deriv: Any, attr: str, curvature: Any) -> Any:
+    """torch's `*_loss_backward(grad_output, self, target)` as one op: `deriv(d, param)` the
+    derivative in d = self - target, `curvature(d, param)` the (piecewise constant) second."""
+
+    def back(k: Any, g: Any, x: Any, t: Any, a: Any) -> Any:
+        d = x - t
+        return g * _scale(deriv(d, getattr(a, attr)), _numel(d), a.reduction)
+
+    def second(sign: float) -> Any:
+        def rule(k: Any, gg: Any, go: Any, x: Any, t: Any, a: Any) -> Any:
+            d = k.data(x) - k.data(t)
+            c = _scale(curvature(d, getattr(a, attr)), d.size, a.reduction) * sign
+            return gg * go * k.const(c.astype(d.dtype, copy=False))
+
+        return rule
+
+    pair = ("grad_output", "self", "target")
+    return backward_op(
+        name, back, (second(1.0), second(-1.0)), ("reduction", attr), pair, summed=True
+    )
+
+
+SMOOTH_L1_BACK = _pair_backward_op(
+    "SmoothL1LossBackwardBackward0",
+    _smooth_l1_d,
+    "beta",
+    lambda d, beta: (np.abs(d) < beta) * (1.0 / beta if beta else 0.0),
+)
+HUBER_BACK = _pair_backward_op(
+    "HuberLossBackwardBackward0", _huber_d, "delta", lambda d, delta: np.abs(d) <= delta
+)
 _PAIR_SAVED = (Saved("self", 0, (0, 1)), Saved("target", 1, (0, 1)))
 SMOOTH_L1 = node_class(
     "SmoothL1LossBackward0",
-    (_pair_vjp(_smooth_l1_d, "beta", 1.0), _pair_vjp(_smooth_l1_d, "beta", -1.0)),
+    (
+        lambda k, g, s, a: SMOOTH_L1_BACK(k, g, s[0], s[1], a),
+        lambda k, g, s, a: SMOOTH_L1_BACK(k, g, s[1], s[0], a),
+    ),
     saved=_PAIR_SAVED,
     attrs=("reduction", "beta"),
 )
 set_jvp(SMOOTH_L1, (_pair_jvp(_smooth_l1_d, "beta", 1.0), _pair_jvp(_smooth_l1_d, "beta", -1.0)))
 HUBER = node_class(
     "HuberLossBackward0",
-    (_pair_vjp(_huber_d, "delta", 1.0), _pair_vjp(_huber_d, "delta", -1.0)),
+    (
+        lambda k, g, s, a: HUBER_BACK(k, g, s[0], s[1], a),
+        lambda k, g, s, a: HUBER_BACK(k, g, s[1], s[0], a),
+    ),
     saved=_PAIR_SAVED,
     attrs=("reduction", "delta"),
 )

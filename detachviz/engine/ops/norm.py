@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine.function import finish
-from detachviz.engine.node import Saved, node_class
+from detachviz.engine.node import Saved, named_attrs, node_class
 from detachviz.engine.ops import inplace
 from detachviz.engine.ops.saving import attach_saved
+from detachviz.engine.rules import TT, graph_backward, multi_backward_op, needs
 from detachviz.engine.tensor import Tensor, init_tensor, wrap
 
 
@@ -359,3 +360,121 @@ def group_norm(
         GROUP_NORM, "native_group_norm", (input, weight, bias), out, attrs, record=shown,
         attached=True,
     )  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# create_graph: torch's native_batch_norm_backward as one op (NativeBatchNormBackwardBackward0)
+# --------------------------------------------------------------------------------------------
+def _full(v: Any, shape: tuple[int, ...]) -> Any:
+    if isinstance(v, Tensor):
+        return v.expand(shape)
+    return np.broadcast_to(v, shape)
+
+
+def _bn_backward(k: Any, g: Any, x: Any, w: Any, mean: Any, invstd: Any, rm: Any, rv: Any,
+                 a: Any, mask: Any) -> list[Any]:  # fmt: skip
+    """native_batch_norm_backward on arrays: the input, weight and bias gradients."""
+    s = (x, w, rm, rv, mean, invstd)
+    fa = tuple.__new__(BATCH_NORM._Attrs, (a.train, a.eps))
+    return [
+        _bn_input(k, g, s, fa) if mask[0] else None,
+        _bn_weight(k, g, s, fa) if mask[1] else None,
+        _channel_sum(k, g, s, fa) if mask[2] else None,
+    ]
+
+
+def _bn_double_backward(k: Any, ggs: Any, g: Any, x: Any, w: Any, mean: Any, invstd: Any,
+                        rm: Any, rv: Any, a: Any) -> list[Any]:  # fmt: skip
+    """The gradients of native_batch_norm_backward's (input, weight, bias) gradients for its
+    grad_out, input and weight, written out (as torch's batchnorm_double_backward, with the
+    batch statistics the forward saved). With xh = (x - mean) * r and the per-channel
+    projection P(v) = r (v - E v - xh E[v xh]) (the input gradient for d xhat = v):
+    d/d grad_out = w P(ggI) + ggW xh + ggB; d/d w = sum(grad_out P(ggI));
+    d/d x = ggW P(grad_out) + r^2 (-xh (E[ggI gh] - E gh E ggI - 3 m t) - t (gh - E gh)
+    - m (ggI - E ggI)) with gh = grad_out w, m = E[gh xh], t = E[ggI xh]."""
+    shape = tuple(g.shape)
+    nd = len(shape)
+    axes, bs = (0, *range(2, nd)), _bshape(nd)
+    tensor = isinstance(g, Tensor)
+    if a.train:
+        mu, r = mean.reshape(bs), invstd.reshape(bs)
+    else:
+        rmv = rm._data if isinstance(rm, Tensor) else rm
+        rvv = rv._data if isinstance(rv, Tensor) else rv
+        dt = (g._data if tensor else g).dtype
+        mu_np = rmv.astype(dt).reshape(bs)
+        r_np = (1.0 / np.sqrt(rvv.astype(np.float64) + a.eps)).astype(dt).reshape(bs)
+        mu, r = (wrap(mu_np), wrap(r_np)) if tensor else (mu_np, r_np)
+    d_g, d_x, d_w = normalization_double_backward(
+        ggs, g, (x - mu) * r, r, w, bs, axes if a.train else None, axes
+    )
+    return [d_g, d_x, d_w, None, None]
+
+
+def normalization_double_backward(
+    ggs: Any, g: Any, xh: Any, r: Any, w: Any, wshape: Any, stat_axes: Any, param_axes: Any
+) -> tuple[Any, Any, Any]:
+    """The gradients of a normalisation's backward function (batch norm's, layer norm's) for
+    its grad_out, input and weight, from `ggs`, the gradients arriving at its (input, weight,
+    bias) results; `xh` is the normalised input, `r` the inverse std (both from the saved
+    statistics, as torch's double backward takes them), `w` the weight (None: 1), seen at
+    the input's rank as `wshape`; statistics over `stat_axes` (None: fixed statistics, eval
+    batch norm), the weight's gradient summed over `param_axes`. With E over `stat_axes` and
+    P(v) = r (v - E v - xh E[v xh]) (the input gradient for d xhat = v):
+    d/d grad_out = w P(ggI) + ggW xh + ggB; d/d w = sum(grad_out P(ggI));
+    d/d x = P(grad_out ggW) + r^2 (-xh (E[ggI gh] - E gh E ggI - 3 m t) - t (gh - E gh)
+    - m (ggI - E ggI)), with gh = grad_out w, m = E[gh xh], t = E[ggI xh]."""
+    ggi, ggw, ggb = ggs
+    shape = tuple(g.shape)
+    wb = None if w is None else w.reshape(wshape)
+
+    def project(v: Any) -> Any:
+        if stat_axes is None:
+            return v * r
+        return (v - _mean(v, stat_axes) - xh * _mean(v * xh, stat_axes)) * r
+
+    d_g = d_x = d_w = None
+    if ggi is not None:
+        pi = project(ggi)
+        d_g = pi if wb is None else pi * wb
+        if w is not None:
+            d_w = (g * pi).sum(param_axes).reshape(tuple(w.shape))
+        if stat_axes is not None:
+            gh = g if wb is None else g * wb
+            mg, m = _mean(gh, stat_axes), _mean(gh * xh, stat_axes)
+            mi, t = _mean(ggi, stat_axes), _mean(ggi * xh, stat_axes)
+            inner = _mean(ggi * gh, stat_axes) - mg * mi - 3 * (m * t)
+            d_x = (r * r) * (-(xh * inner) - t * (gh - mg) - m * (ggi - mi))
+    if ggw is not None:
+        gw = ggw.reshape(wshape)
+        term = gw * xh
+        d_g = term if d_g is None else d_g + term
+        term = project(g * gw)
+        d_x = term if d_x is None else d_x + term
+    if ggb is not None:
+        term = _full(ggb.reshape(wshape), shape)
+        d_g = term if d_g is None else d_g + term
+    return d_g, d_x, d_w
+
+
+BN_BACK = multi_backward_op(
+    "NativeBatchNormBackwardBackward0",
+    _bn_backward,
+    _bn_double_backward,
+    3,
+    attrs=("train", "eps"),
+    saved=(
+        "grad_out", "input", "weight", "save_mean", "save_invstd", "running_mean", "running_var"
+    ),
+    edges=5,
+    hess=(1, 2, None),
+)  # fmt: skip
+
+
+def _bn_graph_backward(node: Any, g: Tensor) -> list[Any]:
+    x, w, rm, rv, mean, invstd = node._unpack(True)
+    a = named_attrs(node)
+    return BN_BACK(TT, g, (x, w, mean, invstd, rm, rv), (a.training, a.eps), needs(node))
+
+
+graph_backward(BATCH_NORM, _bn_graph_backward)

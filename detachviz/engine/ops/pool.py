@@ -358,7 +358,8 @@ def _avg_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
     x = s[0]
     if isinstance(g, Tensor):
         data = avg_pool_back_np(g._data, tuple(x.shape), a)
-        return apply(AVGPOOL_BACK, "avg_pool2d_backward", (g,), data, g._dtype, (x.shape, *a))
+        # torch's avg_pool2d_backward(grad_output, self, ...): edges to both
+        return apply(AVGPOOL_BACK, "avg_pool2d_backward", (g, x), data, g._dtype, tuple(a))
     return avg_pool_back_np(g, x.shape, a)
 
 
@@ -374,7 +375,7 @@ AVGPOOL = node_class(
 
 
 def _avg_back_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
-    geo = _AvgAttrs(*tuple(a)[1:])
+    geo = _AvgAttrs(*a)
     if isinstance(g, Tensor):
         return apply(AVGPOOL, "avg_pool2d", (g,), avg_pool_np(g._data, geo), g._dtype, tuple(geo))
     return avg_pool_np(g, geo)
@@ -383,9 +384,12 @@ def _avg_back_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
 _AvgAttrs: Any = AVGPOOL._Attrs  # the pool's geometry by name, as its rules read it
 AVGPOOL_BACK = node_class(
     "AvgPool2DBackwardBackward0",
-    (_avg_back_vjp,),
-    attrs=("self_sym_sizes", *_AVG_ATTRS),
-    jvp=(lambda t, p, out, a: avg_pool_back_np(t, out.shape, _AvgAttrs(*tuple(a)[1:])),),
+    (_avg_back_vjp, lambda k, g, s, a: None),  # self: torch's zeros_like(self)
+    attrs=_AVG_ATTRS,
+    jvp=(
+        lambda t, p, out, a: avg_pool_back_np(t, out.shape, _AvgAttrs(*a)),
+        lambda t, p, out, a: np.zeros(out.shape, dtype=out.dtype),
+    ),
 )
 
 

@@ -25,7 +25,7 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import RESULT, Saved, node_class, set_jvp
 from detachviz.engine.ops.unary import to_dtype
-from detachviz.engine.rules import NP, backward_op
+from detachviz.engine.rules import NP, TT, backward_op
 from detachviz.engine.tensor import Tensor, wrap
 
 _add_reduce: Any = np.add.reduce  # called without numpy's Python wrapper
@@ -85,6 +85,10 @@ def _evenly(k: Any, g: Any, s: Any, a: Any) -> Any:
     # NOTE: the all-reduce max/min spreads the gradient evenly over tied maxima (torch's
     # evenly_distribute_backward); the dim overloads pick one index instead.
     mask = k.data(s[0]) == k.data(s[1])
+    if k is TT:
+        # torch's evenly_distribute_backward: zeros.masked_fill_(mask, grad / count)
+        zeros = wrap(np.zeros(mask.shape, dtype=g._data.dtype), g._dtype)
+        return zeros.masked_fill(wrap(mask), g / k.const(int(mask.sum())))
     return k.where0(mask, k.expand(g, mask.shape) / int(mask.sum()))
 
 
@@ -141,6 +145,13 @@ def _onehot(sizes: tuple[int, ...], dim: int, idx: np.ndarray, keepdim: bool) ->
 
 def _select_back(k: Any, g: Any, s: Any, a: Any) -> Any:
     dim, keepdim, idx, sizes = a
+    if k is TT and sizes:
+        # torch's value_selecting_reduction_backward: zeros.scatter_(dim, index, grad)
+        from detachviz.engine.ops.scatter import scatter
+
+        ik = idx if keepdim else idx.unsqueeze(dim)
+        zeros = wrap(np.zeros(sizes, dtype=g._data.dtype), g._dtype)
+        return scatter(zeros, dim, ik, g if keepdim else g.unsqueeze(dim))
     mask = _onehot(sizes, dim, idx._data, keepdim)
     gk = k.reshape(g, _keep_shape(sizes, (dim,))) if sizes else g
     return k.where0(mask, k.expand(gk, sizes))
@@ -278,6 +289,9 @@ def _evenly_dims(k: Any, g: Any, s: Any, a: Any) -> Any:
     mask = x == np.reshape(out, keep)
     count = np.sum(mask, axis=axes, keepdims=True)
     gk = k.reshape(g, keep)
+    if k is TT:
+        # torch's scale_grad_by_count: (grad / count) * mask
+        return (gk / k.const(count.astype(g._data.dtype))) * k.const(mask)
     return k.where0(
         mask, k.expand(gk, x.shape) / k.const(count.astype(np.asarray(k.data(g)).dtype))
     )

@@ -22,6 +22,7 @@ from detachviz.engine.function import (
     apply,
 )
 from detachviz.engine.node import RESULT, Saved, node_class, set_jvp
+from detachviz.engine.rules import TT
 from detachviz.engine.tensor import Tensor, wrap
 
 
@@ -46,6 +47,14 @@ def _kept(v: Any, shape: tuple[int, ...], dims: tuple[int, ...] | None, keepdim:
     """A reduced value (or gradient) reshaped to broadcast over the input's shape."""
     if keepdim or not shape:
         return v
+    if isinstance(v, Tensor):
+        # torch's formulas: a 0-d value broadcasts as it is, else unsqueeze each reduced dim
+        # (UnsqueezeBackward0 nodes under create_graph, not a view)
+        if not v._data.ndim:
+            return v
+        for d in _axes(len(shape), dims):
+            v = v.unsqueeze(d)
+        return v
     ks = tuple(1 if i in _axes(len(shape), dims) else s for i, s in enumerate(shape))
     return v.reshape(ks)
 
@@ -69,6 +78,8 @@ def _mean_kept(x: Any, dims: tuple[int, ...] | None) -> Any:
 def _masked(v: Any, mask: Any) -> Any:
     """torch's `v.masked_fill_(mask, 0)`: a double backward through a masked entry gives
     torch's nan (0 * inf) there too."""
+    if isinstance(v, Tensor):  # always in the graph, as torch's formula has it
+        return v.masked_fill(wrap(np.broadcast_to(mask, v._data.shape).copy()), 0.0)
     if not mask.any():
         return v
     if isinstance(v, Tensor):
@@ -105,9 +116,14 @@ def _dof(shape: tuple[int, ...], dims: Any, correction: Any) -> float:
     return max(0.0, _count(shape, dims) - c)
 
 
+def _times(v: Any, c: float) -> Any:
+    """v * a Python number: torch's mul.Scalar (MulBackward1) on a Tensor."""
+    return TT.mul_scalar(v, c) if isinstance(v, Tensor) else c * v
+
+
 def _var_g(g: Any, x: Any, res: Any, dims: Any, correction: Any) -> Any:
     shape = tuple(_np(x).shape)
-    return (2.0 / _dof(shape, dims, correction)) * g * (x - _mean_kept(x, dims))
+    return _times(g, 2.0 / _dof(shape, dims, correction)) * (x - _mean_kept(x, dims))
 
 
 def _std_g(g: Any, x: Any, res: Any, dims: Any, correction: Any) -> Any:
@@ -157,9 +173,20 @@ def _jvp(rule_g: Any) -> Any:
 
 
 # NOTE: torch's attribute order differs per node; the vjp reads (dim, keepdim, extra)
+def _std_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
+    """torch's std_backward: (grad / (result * 2)).masked_fill_(result == 0, 0) at the
+    reduced shape, then var_backward of that."""
+    x, res = s[0], s[1]
+    dims, keepdim, correction = a
+    shape = tuple(_np(x).shape)
+    with np.errstate(all="ignore"):
+        gv = _safe_div(g, _times(res, 2.0))
+        return _var_g(_kept(gv, shape, dims, keepdim), x, None, dims, correction)
+
+
 STD = node_class(
     "StdBackward0",
-    (_vjp(_std_g, True),),
+    (_std_vjp,),
     saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
     attrs=("dim", "keepdim", "correction"),
 )

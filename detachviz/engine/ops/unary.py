@@ -60,6 +60,7 @@ THRESHOLD_BACK = backward_op(
     lambda k, g, y, a: k.relu_back(g, y),
     zero_input,
     attrs=("threshold",),
+    saved=(None, "self"),
 )
 
 
