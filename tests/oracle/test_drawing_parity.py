@@ -24,18 +24,11 @@ FW_AD_PRIMAL = (
     "forward AD with history: the primal is not behind torch's Identity node, and mse_loss's"
     " tangent is a formula (torch: MseLossBackwardBackward0, CopyBackwards)"
 )
-UNSAFE_VIEW = "3-d matmul: ViewBackward0 (torch: UnsafeViewBackward0)"
-CLONE_VIEW = (
-    "matmul of a non-contiguous 3-d input: CloneBackward0 + ViewBackward0 (torch: UnsafeView)"
-)
 KNOWN: dict[str, str] = {
     "forward_ad_through_linear.py": FW_AD,
     "forward_ad_with_backward.py": FW_AD,
     "nn_activation_family_mlp.py": "elu_ (in place): formulas, no EluBackwardBackward0(is_result)",
     "nn_conv_double_backward.py": "no Convolution- or NativeBatchNormBackwardBackward0",
-    "prog_attn_caption_decoder.py": CLONE_VIEW,
-    "prog_attn_mha_batch_first_train.py": UNSAFE_VIEW,
-    "prog_attn_transformer_masked_inference.py": CLONE_VIEW,
     "prog_autograd_fwad_mlp_jvp.py": FW_AD_PRIMAL,
     "prog_autograd_fwad_param_directional.py": FW_AD_PRIMAL,
     "prog_autograd_batched_jacobians.py": "is_grads_batched: stacked backwards, not torch's vmap",
