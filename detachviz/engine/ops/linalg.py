@@ -158,9 +158,7 @@ def matmul(x: Tensor, y: Tensor) -> Tensor:
 def _mv(x: Tensor, y: Tensor, name: str) -> Tensor:
     (rows, cols), n = x._data.shape, y._data.shape[0]
     if cols != n:
-        raise RuntimeError(
-            f"size mismatch, got input ({rows}), mat ({rows}x{cols}), vec ({n})"
-        )
+        raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{cols}), vec ({n})")
     return apply(MV, name, (x, y), matvec_np(x._data, y._data), x._dtype)
 
 
