@@ -8,20 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-
-def graph(t) -> list[str]:
-    """The backward graph under t as `depth:Name -> Next, Next` lines, depth-first in
-    next_functions order (so both the names and the wiring must agree)."""
-    lines, stack = [], [(t.grad_fn, 0)]
-    while stack:
-        node, depth = stack.pop()
-        nexts = [n for n, _ in node.next_functions]
-        names = ", ".join("None" if n is None else n.name() for n in nexts)
-        lines.append(f"{depth}:{node.name()} -> {names}")
-        stack.extend((n, depth + 1) for n in reversed(nexts) if n is not None)
-    return lines
-
+from graph_walk import graph
 
 # (x shape, y shape, x requires grad, y requires grad, which side is a transposed view ('' none))
 CASES = {

@@ -19,18 +19,9 @@ import pytest
 from oracle_batches import SCRIPTS
 
 # script -> why its graph is not torch's (keep short; each row is a node-naming bug to fix)
-FW_AD = "forward AD: tangents are numpy, with no backward graph (torch's are differentiable)"
-FW_AD_PRIMAL = (
-    "forward AD with history: the primal is not behind torch's Identity node, and mse_loss's"
-    " tangent is a formula (torch: MseLossBackwardBackward0, CopyBackwards)"
-)
 KNOWN: dict[str, str] = {
-    "forward_ad_through_linear.py": FW_AD,
-    "forward_ad_with_backward.py": FW_AD,
     "nn_activation_family_mlp.py": "elu_ (in place): formulas, no EluBackwardBackward0(is_result)",
     "nn_conv_double_backward.py": "no Convolution- or NativeBatchNormBackwardBackward0",
-    "prog_autograd_fwad_mlp_jvp.py": FW_AD_PRIMAL,
-    "prog_autograd_fwad_param_directional.py": FW_AD_PRIMAL,
     "prog_autograd_batched_jacobians.py": "is_grads_batched: stacked backwards, not torch's vmap",
     "prog_ops_attention_einsum.py": "einsum decomposes by expand; torch by unsqueeze/permute",
 }
