@@ -43,9 +43,7 @@ CASES = {
 
 def _run(lib, eq, shapes):
     rng = np.random.default_rng(7)
-    xs = [
-        lib.tensor(rng.standard_normal(s).astype(np.float32), requires_grad=True) for s in shapes
-    ]
+    xs = [lib.tensor(rng.standard_normal(s).astype(np.float32), requires_grad=True) for s in shapes]
     out = lib.einsum(eq, *xs)
     grads = lib.autograd.grad((out * out).sum(), xs)
     return graph(out), out.detach().numpy(), [g.numpy() for g in grads]
