@@ -22,7 +22,7 @@ from oracle_batches import SCRIPTS
 KNOWN: dict[str, str] = {
     "nn_activation_family_mlp.py": "elu_ (in place): formulas, no EluBackwardBackward0(is_result)",
     "nn_conv_double_backward.py": "no Convolution- or NativeBatchNormBackwardBackward0",
-    "prog_autograd_batched_jacobians.py": "is_grads_batched: stacked backwards, not torch's vmap",
+    "prog_autograd_batched_jacobians.py": "vmap(jacrev): torch runs batched kernels, we loop",
 }
 
 
