@@ -565,7 +565,7 @@ def backward(
         # the derivative graph (behind the leaves' .grad) has no record: keep its saves
         made = lambda fn: getattr(fn, "_seq", 0) > first_new  # noqa: E731
         leaf_grads = trace.leaf_grads([t for t in outputs if isinstance(t, Tensor)])
-        trace.RECORDER.keep_derived(leaf_grads, made, diff.line)
+        trace.RECORDER.keep_derived(leaf_grads, made, diff)
 
 
 def grad(
@@ -637,7 +637,7 @@ def grad(
     if create_graph and diff is not None and trace.RECORDER is not None:
         # the derivative graph's nodes have no record: keep what they saved for the picture
         made = lambda fn: getattr(fn, "_seq", 0) > first_new  # noqa: E731
-        trace.RECORDER.keep_derived(result, made, diff.line)
+        trace.RECORDER.keep_derived(result, made, diff)
     return tuple(result)
 
 

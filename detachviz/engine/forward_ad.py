@@ -27,7 +27,7 @@ import numpy as np
 from detachviz.engine import forward_ad_diff as _diff
 from detachviz.engine import function as kit
 from detachviz.engine import state
-from detachviz.engine.node import Node, node_class
+from detachviz.engine.node import Node
 from detachviz.engine.ops.view import VIEW
 from detachviz.engine.tensor import Tensor, wrap
 
@@ -116,9 +116,7 @@ class UnpackedDualTensor(_UnpackedDualTensor):
 
 UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
 
-# the primal unpack_dual returns is an alias whose backward torch names `Identity`
-IDENTITY = node_class("Identity", (lambda k, g, s, a: g,), jvp=(None,))  # primal: no tangent
-IDENTITY._name = "torch::autograd::Identity"  # its name(), as torch's C++ node
+IDENTITY = _diff.IDENTITY  # unpack_dual's primal: torch's _fw_primal, an Identity alias
 
 
 def _check_level(level: int | None) -> int:

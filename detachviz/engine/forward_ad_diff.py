@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import function as kit
 from detachviz.engine import state, trace
 from detachviz.engine.function import apply
 from detachviz.engine.node import Node, node_class
@@ -92,24 +93,61 @@ def _log_softmax(t: list[Any], p: tuple[Any, ...], out: Tensor, a: Any) -> Terms
 
 
 def _mse_loss(t: list[Any], p: tuple[Any, ...], out: Tensor, a: Any) -> Terms:
-    tx = t[0] if t[1] is None else (t[1] * -1 if t[0] is None else t[0] - t[1])
-    d = (p[0] - p[1]) * 2 * tx
-    return [d if a.reduction == 0 else (d.mean() if a.reduction == 1 else d.sum())]
+    # torch: mse_loss_backward(self_t, self_p, target_p, none) + the same with self and target
+    # swapped (both MseLossBackwardBackward0), then the loss's reduction; a reduced tangent is
+    # copied onto zeros of the loss's layout (_set_fw_grad's CopyBackwards)
+    from detachviz.engine.ops.loss import MSE_BACK  # loaded: mse_loss just ran
+
+    unreduced = type(a)(0)
+    d = MSE_BACK(TT, t[0], p[0], p[1], unreduced) + MSE_BACK(TT, t[1], p[1], p[0], unreduced)
+    if a.reduction == 0:
+        return [d]
+    d = d.mean() if a.reduction == 1 else d.sum()
+    return [wrap(np.zeros(out._data.shape, out._data.dtype), out._dtype).copy_(d)]
+
+
+def _sub(t: list[Any], p: tuple[Any, ...], out: Tensor, a: Any) -> Terms:
+    return [t[0] - _scaled(t[1], a.alpha)]  # torch: self_t - maybe_multiply(other_t, alpha)
+
+
+def _mul(t: list[Any], p: tuple[Any, ...], out: Tensor, a: Any) -> Terms:
+    return [t[1] * p[0], t[0] * p[1]]  # torch: other_t * self_p + self_t * other_p
+
+
+def _div(t: list[Any], p: tuple[Any, ...], out: Tensor, a: Any) -> Terms:
+    return [(t[0] - t[1] * out) / p[1]]  # torch: (self_t - other_t * result) / other_p
 
 
 # whole-op rules: the list of terms (one per input, None where absent) to add up
 WHOLE: dict[str, Callable[[list[Any], tuple[Any, ...], Tensor, Any], Terms]] = {
     "AddmmBackward0": _addmm,
+    "DivBackward0": _div,
     "LogSoftmaxBackward0": _log_softmax,
     "MmBackward0": _mm,
     "MseLossBackward0": _mse_loss,
+    "MulBackward0": _mul,
     "MvBackward0": _mv,
     "SoftmaxBackward0": _softmax,
+    "SubBackward0": _sub,
 }
 # formulas torch writes as a sum over the inputs (an absent tangent adds a zero tensor)
 SUMMED = frozenset(
-    "AddBackward0 AddmmBackward0 MmBackward0 MulBackward0 MvBackward0 SubBackward0".split()
+    """AddBackward0 AddmmBackward0 DivBackward0 MmBackward0 MseLossBackward0 MulBackward0
+    MvBackward0 SubBackward0""".split()
 )
+
+# the primal unpack_dual returns, and each primal a tangent formula reads (torch's
+# _fw_primal), is an alias whose backward torch names `Identity`
+IDENTITY = node_class("Identity", (lambda k, g, s, a: g,), jvp=(None,))  # primal: no tangent
+IDENTITY._name = "torch::autograd::Identity"  # its name(), as torch's C++ node
+
+
+def _fw_primal(x: Any) -> Any:
+    """x as a tangent formula reads it: torch's _fw_primal, behind an Identity node when x
+    requires grad (one per input of the op, shared by the formula's uses of it)."""
+    if not (isinstance(x, Tensor) and x._requires_grad):
+        return x
+    return kit.view(IDENTITY, "_fw_primal", x, x._data.view())
 
 
 def _zero_for(x: Any, out: Tensor) -> Tensor | None:
@@ -169,7 +207,7 @@ def tangent(
     trace.RECORDER = None  # nor are they script ops in the drawing
     try:
         with np.errstate(all="ignore"):
-            terms = _terms(cls, tans, ins, out, a)
+            terms = _terms(cls, tans, tuple(_fw_primal(x) for x in ins), out, a)
             if terms is None:
                 return _refusing(ins, tans, out, fallback())
             res = None

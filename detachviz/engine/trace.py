@@ -244,10 +244,11 @@ class Recorder:
         # backward that frees them. One entry per line keeps a training loop bounded.
         self._derived: dict[int | None, dict[int, tuple[Any, dict[str, Any]]]] = {}
 
-    def keep_derived(self, results: Any, is_new: Any, line: int | None) -> None:
+    def keep_derived(self, results: Any, is_new: Any, diff: Record) -> None:
         """Keep the `_saved_*` values of the backward nodes a create_graph differentiation
-        at script `line` just made: those reachable from its `results` for which
-        `is_new(node)` holds (the walk stops at the forward graph's nodes)."""
+        (its record `diff`) just made: those reachable from its `results` for which
+        `is_new(node)` holds (the walk stops at the forward graph's nodes). They have no
+        record of their own: each is dated to the differentiation's line (as an inner step)."""
         kept: dict[int, tuple[Any, dict[str, Any]]] = {}
         stack = [t.grad_fn for t in results if t is not None and t.grad_fn is not None]
         while stack:
@@ -256,7 +257,13 @@ class Recorder:
                 continue
             kept[id(fn)] = (fn, saved_attrs(fn))
             stack.extend(c for c, _ in fn.next_functions if c is not None)
-        self._derived[line] = kept
+        old = self._derived.get(diff.line, {})
+        for key in old:  # alive until now (kept holds them), so the ids are still theirs
+            self.inner.pop(key, None)
+        self._derived[diff.line] = kept
+        step = Record(diff.index, diff.op, (), (), None, diff.line, False, diff.grad_enabled)
+        for key in kept:
+            self.inner.setdefault(key, step)
 
     def derived_saved(self, fn: Any) -> dict[str, Any]:
         """The `_saved_*` values `keep_derived` kept for `fn` ({} if none)."""

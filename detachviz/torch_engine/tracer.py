@@ -105,6 +105,8 @@ class Tracer(TorchFunctionMode):
             kind, op = _classify(func)
         if kind is SKIP:
             return func(*args, **kwargs)
+        if kind is DECOMPOSED:
+            return _CELLS[func](self, *args, **kwargs)
         rec = self.recorder
         if kind is OP and kwargs.get("inplace") is True:  # F.relu(x, inplace=True)
             kind, op = INPLACE, op + "_"
@@ -150,9 +152,9 @@ class Tracer(TorchFunctionMode):
             made = lambda f: f._sequence_nr() > since  # noqa: E731
             # the derivative graph's nodes have no record: keep what they saved
             if op == vocab.AUTOGRAD_GRAD and kwargs.get("create_graph", args[4:5] == (True,)):
-                rec.keep_derived(_outputs(out), made, diff.line)
+                rec.keep_derived(_outputs(out), made, diff)
             elif op == vocab.BACKWARD and kwargs.get("create_graph", args[3:4] == (True,)):
-                rec.keep_derived(leaf_grads(roots), made, diff.line)
+                rec.keep_derived(leaf_grads(roots), made, diff)
             return out
         if kind is DETACH_INPLACE:
             target = args[0]
@@ -182,7 +184,33 @@ class Tracer(TorchFunctionMode):
 # How the mode treats each torch function, decided once per function (`_classify`).
 SKIP, OP, INPLACE, PROPERTY, DIFFERENTIATION = "skip", "op", "inplace", "property", "diff"
 DETACH, DETACH_INPLACE, GETITEM, COPY = "detach", "detach_", "getitem", "copy"
+DECOMPOSED = "decomposed"
 _KINDS: dict[Any, tuple[str, str]] = {}
+
+
+def _simple_cell(nonlinearity: Any) -> Any:
+    """nn.RNNCell's fused kernel (torch's SimpleCell: nonlinearity(linear_hh(hx) +
+    linear_ih(input))) run as those calls through the mode, so each is its own record, as
+    the numpy engine's RNNCell records them: a cut into hx is drawn into the linear that
+    reads it, on either engine. Same kernels, same values, same backward nodes."""
+
+    def run(mode: Tracer, input: Any, hx: Any, w_ih: Any, w_hh: Any, b_ih: Any = None,
+            b_hh: Any = None) -> Any:  # fmt: skip
+        tf = mode.__torch_function__
+        linear = torch.nn.functional.linear
+        hh = tf(linear, (), (hx, w_hh, b_hh))
+        z = tf(_Tensor.add, (), (hh, tf(linear, (), (input, w_ih, b_ih))))
+        return tf(nonlinearity, (), (z,))
+
+    return run
+
+
+_CELLS = {
+    torch.rnn_tanh_cell: _simple_cell(torch.tanh),
+    torch.rnn_relu_cell: _simple_cell(torch.relu),
+}
+for _cell in _CELLS:
+    _KINDS[_cell] = (DECOMPOSED, "")
 
 
 def _classify(func: Any) -> tuple[str, str]:

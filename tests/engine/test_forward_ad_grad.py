@@ -88,7 +88,8 @@ def test_gradient_of_a_jvp_matches_finite_differences():
     v = T.tensor(rng.standard_normal((4, 3)))
     x = T.tensor(xs, requires_grad=True)
     t = _mlp_tangent_sum(x, w1, w2, v)
-    assert type(t.grad_fn).__name__ == "MeanBackward0"
+    # torch copies a reduced loss's tangent onto zeros of the loss's layout (_set_fw_grad)
+    assert type(t.grad_fn).__name__ == "CopyBackwards"
     t.backward()
     eps = 1e-6
     for leaf in (x, w1):

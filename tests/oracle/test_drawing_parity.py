@@ -19,25 +19,8 @@ import pytest
 from oracle_batches import SCRIPTS
 
 # script -> why its graph is not torch's (keep short; each row is a node-naming bug to fix)
-FW_AD = "forward AD: tangents are numpy, with no backward graph (torch's are differentiable)"
-FW_AD_PRIMAL = (
-    "forward AD with history: the primal is not behind torch's Identity node, and mse_loss's"
-    " tangent is a formula (torch: MseLossBackwardBackward0, CopyBackwards)"
-)
-UNSAFE_VIEW = "3-d matmul: ViewBackward0 (torch: UnsafeViewBackward0)"
-CLONE_VIEW = (
-    "matmul of a non-contiguous 3-d input: CloneBackward0 + ViewBackward0 (torch: UnsafeView)"
-)
 KNOWN: dict[str, str] = {
-    "forward_ad_through_linear.py": FW_AD,
-    "forward_ad_with_backward.py": FW_AD,
-    "prog_attn_caption_decoder.py": CLONE_VIEW,
-    "prog_attn_mha_batch_first_train.py": UNSAFE_VIEW,
-    "prog_attn_transformer_masked_inference.py": CLONE_VIEW,
-    "prog_autograd_fwad_mlp_jvp.py": FW_AD_PRIMAL,
-    "prog_autograd_fwad_param_directional.py": FW_AD_PRIMAL,
-    "prog_autograd_batched_jacobians.py": "is_grads_batched: stacked backwards, not torch's vmap",
-    "prog_ops_attention_einsum.py": "einsum decomposes by expand; torch by unsqueeze/permute",
+    "prog_autograd_batched_jacobians.py": "vmap(jacrev): torch runs batched kernels, we loop",
 }
 
 

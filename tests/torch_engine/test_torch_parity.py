@@ -32,16 +32,7 @@ def test_the_corpus_holds_every_test_script():
 
 
 # Known engine differences, each a bug to fix (strict: the mark fails once it is fixed).
-KNOWN = {
-    # The nodes a create_graph autograd.grad makes carry no script line on our engine; the
-    # torch engine dates them to the next line that uses the gradient (both should say the
-    # autograd.grad line).
-    "gradient_penalty": "double-backward nodes' script line",
-    # nn.RNNCell is one call to torch's fused rnn_tanh_cell, so the torch engine draws the
-    # cut from the detached h into that call's TanhBackward0; our engine decomposes the cell
-    # and draws it into the AddmmBackward0 that reads h.
-    "tbptt_adam": "cut target inside nn.RNNCell",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _known(path: Path) -> list[pytest.MarkDecorator]:

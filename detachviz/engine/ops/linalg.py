@@ -17,7 +17,17 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import Saved, node_class, set_jvp
 from detachviz.engine.ops.arith import alpha_scaled
-from detachviz.engine.ops.view import SQUEEZE4, UNSAFE_VIEW, expand, reshape, squeeze, unsqueeze
+from detachviz.engine.ops.unary import contiguous
+from detachviz.engine.ops.view import (
+    SQUEEZE4,
+    UNSAFE_VIEW,
+    expand,
+    reshape,
+    squeeze,
+    t,
+    transpose,
+    unsqueeze,
+)
 from detachviz.engine.promote import type_name
 from detachviz.engine.rules import NP, matvec_np
 from detachviz.engine.tensor import Tensor, init_tensor
@@ -127,7 +137,7 @@ def matmul(x: Tensor, y: Tensor) -> Tensor:
     if nx == 1 and ny == 1:
         return apply(DOT, "matmul", (x, y), np.dot(x._data, y._data), x._dtype)
     if nx == 2 and ny == 1:
-        return apply(MV, "matmul", (x, y), matvec_np(x._data, y._data), x._dtype)
+        return _mv(x, y, "matmul")
     if nx == 1 and ny == 2:
         # NOTE: torch computes vector @ matrix as mm(unsqueeze(v, 0), M).squeeze(0)
         r = mm(unsqueeze(x, 0), y)
@@ -139,36 +149,89 @@ def matmul(x: Tensor, y: Tensor) -> Tensor:
         return out
     if nx == 2 and ny == 2:
         return mm(x, y)
-    # batched, as torch decomposes it: expand the batch dims, fold them into one, bmm, then
-    # an unsafe view back (UnsafeViewBackward0 over BmmBackward0 over View/Expand)
-    xs, ys = x._data.shape, y._data.shape
-    if nx >= 3 and ny <= 2 and _should_fold(x, y):
-        # NOTE: torch's should_fold: an N-D @ matrix/vector (a linear layer on a batch of
-        # sequences) becomes one mm/mv on x reshaped to 2-D, viewed back
-        x2 = reshape(x, (-1, xs[-1]))
-        inner = mm(x2, y) if ny == 2 else apply(MV, "mv", (x2, y), x2._data @ y._data, x._dtype)
-        shape = xs[:-1] + ((ys[-1],) if ny == 2 else ())
-        out = _new(Tensor)
-        init_tensor(out, inner._data.reshape(shape), inner._dtype)
-        out._storage = inner._storage
-        out._vc = inner._share_vc()
-        return finish(UNSAFE_VIEW, "_unsafe_view", (inner,), out, (inner._data.shape,))
-    if ny == 1:
-        return squeeze(matmul(x, unsqueeze(y, -1)), -1)
-    if nx == 1:
-        return squeeze(matmul(unsqueeze(x, 0), y), -2)
-    batch = np.broadcast_shapes(xs[:-2], ys[:-2])
-    nb = 1
-    for b in batch:
-        nb *= b
-    x3 = reshape(expand(x, batch + xs[-2:]), (nb,) + xs[-2:])
-    y3 = reshape(expand(y, batch + ys[-2:]), (nb,) + ys[-2:])
-    inner = apply(BMM, "bmm", (x3, y3), np.matmul(x3._data, y3._data), x._dtype)
+    # NOTE: the rest is torch's _matmul_impl step for step, so the graph has its nodes
+    if _should_fold(x, y):
+        return _folded(x, y)
+    return _batched(x, y)
+
+
+def _mv(x: Tensor, y: Tensor, name: str) -> Tensor:
+    (rows, cols), n = x._data.shape, y._data.shape[0]
+    if cols != n:
+        raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{cols}), vec ({n})")
+    return apply(MV, name, (x, y), matvec_np(x._data, y._data), x._dtype)
+
+
+def _unsafe_view(inner: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """at::_unsafe_view: the result shares inner's storage but is no view of it (no _base),
+    so in-place writes to it are allowed; its node is UnsafeViewBackward0."""
     out = _new(Tensor)
-    init_tensor(out, inner._data.reshape(batch + (xs[-2], ys[-1])), inner._dtype)
+    init_tensor(out, inner._data.reshape(shape), inner._dtype)
     out._storage = inner._storage
     out._vc = inner._share_vc()
     return finish(UNSAFE_VIEW, "_unsafe_view", (inner,), out, (inner._data.shape,))
+
+
+def _mT(x: Tensor) -> Tensor:
+    return transpose(x, -2, -1)
+
+
+def _should_fold(x: Tensor, y: Tensor) -> bool:
+    """torch's should_fold: one side N-D (N >= 3), the other 1-D or 2-D, and either the small
+    side requires grad or the large side (y transposed when it is the large one) folds its
+    leading dims into one without a copy; never for a matrix @ N-D with nothing to save."""
+    x_larger = x._data.ndim >= y._data.ndim
+    big = x._data if x_larger else np.swapaxes(y._data, -1, -2)
+    small = y if x_larger else x
+    if not (big.ndim >= 3 and small._data.ndim <= 2):
+        return False
+    if small._requires_grad:
+        return True
+    if x._data.ndim == 2:
+        return False
+    if big.size == 0:
+        return True
+    shape, st = big.shape, strides(big)
+    return all(st[i] == st[i + 1] * shape[i + 1] for i in range(big.ndim - 2))
+
+
+def _folded(x: Tensor, y: Tensor) -> Tensor:
+    """The large side's batch dims folded into mm/mv rows, viewed back with _unsafe_view; a
+    matrix @ N-D runs as (y.mT @ x.t()).mT, made contiguous."""
+    flip = y._data.ndim > x._data.ndim
+    big = _mT(y) if flip else x
+    small = (t(x) if x._data.ndim == 2 else x) if flip else y
+    sizes = big._data.shape
+    shape = sizes[:-1]
+    rows = 1
+    for d in shape:
+        rows *= d
+    folded = reshape(big, (rows, sizes[-1]))
+    if small._data.ndim == 1:
+        return _unsafe_view(_mv(folded, small, "mv"), shape)
+    out = _unsafe_view(mm(folded, small), shape + (small._data.shape[1],))
+    return contiguous(_mT(out)) if flip else out
+
+
+def _batched(x: Tensor, y: Tensor) -> Tensor:
+    """Both sides expanded to the broadcast batch, each reshaped to one batch dim, bmm, and
+    an _unsafe_view to the result shape (a vector y becomes a column, squeezed after)."""
+    xs, ys = x._data.shape, y._data.shape
+    nx, ny = len(xs), len(ys)
+    n, m1 = (xs[-2] if nx > 1 else 1), xs[-1]
+    m2, p = (ys[-2] if ny > 1 else ys[0]), (ys[-1] if ny > 1 else 1)
+    batch = tuple(np.broadcast_shapes(xs[: max(nx - 2, 0)], ys[: max(ny - 2, 0)]))
+    nb = 1
+    for b in batch:
+        nb *= b
+    x3 = reshape(expand(x, batch + (n, m1)), (nb, n, m1))
+    if ny == 1:
+        y3 = unsqueeze(reshape(expand(y, batch + (m2,)), (nb, m2)), 2)
+    else:
+        y3 = reshape(expand(y, batch + (m2, p)), (nb, m2, p))
+    shape = batch + ((n,) if nx > 1 else ()) + ((p,) if ny > 1 else ())
+    inner = bmm(x3, y3)
+    return _unsafe_view(squeeze(inner, -1) if ny == 1 else inner, shape)
 
 
 def _same_dtype(x: Tensor, y: Tensor, message: str) -> None:
@@ -176,15 +239,6 @@ def _same_dtype(x: Tensor, y: Tensor, message: str) -> None:
     two c10 names, Double and Float)."""
     if x._dtype is not y._dtype:
         raise RuntimeError(message.format(SCALAR_NAMES[x._dtype.name], SCALAR_NAMES[y._dtype.name]))
-
-
-def _should_fold(x: Tensor, y: Tensor) -> bool:
-    """torch's rule for x (N-D, N >= 3) @ y (1-D or 2-D): fold when y requires grad, or when
-    x's leading dims reshape to one without a copy."""
-    if y._requires_grad or x._data.size == 0:
-        return True
-    shape, st = x._data.shape, strides(x._data)
-    return all(st[i] == st[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
 
 
 def mm(x: Tensor, y: Tensor) -> Tensor:

@@ -426,8 +426,11 @@ def _normalized(x: Tensor, dim: Any, dtype: Any, cls: Any, name: str, log: bool)
         e = np.exp(shifted)
         ssum = np.sum(e, axis=d, keepdims=True)
         data = shifted - np.log(ssum) if log else e / ssum
-    # NOTE: a 0-dim input reduces over "dim 0" of nothing; the node keeps torch's normalized dim
-    return apply(cls, name, (x,), data.astype(xd.dtype, copy=False), x._dtype, (d,))
+    # NOTE: a 0-dim input reduces over "dim 0" of nothing; the node keeps torch's normalized dim.
+    # torch's (log_)softmax kernels write a contiguous result whatever the input's layout (a
+    # later .view() of it is then a plain view, no copy)
+    data = np.ascontiguousarray(data, dtype=xd.dtype)
+    return apply(cls, name, (x,), data, x._dtype, (d,))
 
 
 def softmax(x: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:

@@ -271,7 +271,7 @@ def multi_head_attention_forward(
     k = k.view(bsz, num_heads, src_len, head_dim)
     v = v.view(bsz, num_heads, src_len, head_dim)
     out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
-    out = out.permute(2, 0, 1, 3).contiguous().view(bsz * tgt_len, embed_dim)
+    out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
     out = linear(out, out_proj_weight, out_proj_bias)
     out = out.view(tgt_len, bsz, out.shape[1])
     return (out if batched else out.squeeze(1)), None
