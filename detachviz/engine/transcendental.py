@@ -85,7 +85,7 @@ def _sleef_expf(d: np.ndarray, fma: Any) -> np.ndarray:
         qf = q.astype(np.float32)
         s = fma(qf, -_L2U, d)
         s = fma(qf, -_L2L, s)
-        u = np.full_like(s, _EXP_P[0])
+        u: Any = _EXP_P[0]  # the first step's product broadcasts (same values)
         for c in _EXP_P[1:]:
             u = fma(u, s, c)
         u = _ONE + fma(s * s, u, s)
