@@ -121,6 +121,50 @@ def sigmoid(a: Any) -> Any:
         return out.reshape(a.shape)
 
 
+def sigmoid_many(arrays: Any) -> list[Any]:
+    """`[sigmoid(a) for a in arrays]`, the same values, for several small float32 arrays at
+    once: every array is split as sigmoid splits it (its contiguous runs' vectorised part and
+    scalar tail), then all vectorised parts go through one Sleef expf and all tails through
+    one scalar pass. NOTE: both kernels are elementwise, and per-call numpy overhead is most
+    of a small sigmoid (an LSTM cell's three gates are three of them)."""
+    arrays = [np.asarray(a) for a in arrays]
+    if sum(a.size for a in arrays) > EXACT_MAX or not all(
+        a.dtype == _F32 and a.size for a in arrays
+    ):
+        return [sigmoid(a) for a in arrays]
+    parts = []
+    for a in arrays:
+        flip = a.flags.f_contiguous and not a.flags.c_contiguous  # as sigmoid: memory order
+        b = a.T if flip else a
+        run = _contiguous_run(b)
+        parts.append((np.ascontiguousarray(b).reshape(-1, run), run - run % 16, flip, b.shape))
+    heads = [rows[:, :vec].reshape(-1) for rows, vec, _, _ in parts if vec]
+    tails = [rows[:, vec:].reshape(-1) for rows, vec, _, _ in parts if vec < rows.shape[1]]
+    with np.errstate(over="ignore"):
+        if heads:
+            e = sleef_expf(
+                np.float32(0.0) - (np.concatenate(heads) if len(heads) > 1 else heads[0])
+            )
+            head = _ONE / (_ONE + e)
+        if tails:
+            t = (np.concatenate(tails) if len(tails) > 1 else tails[0]).astype(np.float64)
+            tail = _ONE / (_ONE + np.exp(-t).astype(np.float32))
+    out = []
+    h = k = 0
+    for rows, vec, flip, shape in parts:
+        r = np.empty_like(rows)
+        n, run = rows.shape
+        if vec:
+            r[:, :vec] = head[h : h + n * vec].reshape(n, vec)
+            h += n * vec
+        if vec < run:
+            r[:, vec:] = tail[k : k + n * (run - vec)].reshape(n, run - vec)
+            k += n * (run - vec)
+        r = r.reshape(shape)
+        out.append(r.T if flip else r)
+    return out
+
+
 def _contiguous_run(a: np.ndarray) -> int:
     """How many elements torch's inner loop sees at unit stride: the trailing dimensions that
     coalesce into one contiguous run (1 when the last dimension is itself strided)."""
