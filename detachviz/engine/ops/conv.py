@@ -392,8 +392,8 @@ def _convolution(
         data = input_grad_np(xd, wd, shape, s, p, d, gr)
     else:
         data = conv_np(xd, wd, s, p, d, gr)
-    if bias is not None:
-        data = data + bias._data.reshape((1, -1) + (1,) * (data.ndim - 2))
+    if bias is not None:  # in place: `data` is the kernel's own fresh array
+        data += bias._data.reshape((1, -1) + (1,) * (data.ndim - 2))
     attrs = (
         None if bias is None else tuple(bias._data.shape),
         s,

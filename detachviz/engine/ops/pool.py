@@ -222,8 +222,13 @@ def _window_max(xp: Any, k: Ints, s: Ints, d: Ints, out: Ints) -> tuple[Any, Any
     # several times slower): the minimum over r of r where equal, kk where not
     code = np.uint16 if kk < 2**16 - 1 else np.int64
     am = np.full(top.shape, kk, dtype=code)
+    differs = np.empty(top.shape, dtype=bool)
+    step = np.empty(top.shape, dtype=code)
     for r in range(kk - 1, -1, -1):
-        np.minimum(am, (stack[r] != top) * code(kk) + code(r), out=am)
+        np.not_equal(stack[r], top, out=differs)
+        np.multiply(differs, code(kk), out=step)
+        step += code(r)
+        np.minimum(am, step, out=am)
     am = am.astype(np.intp)
     # a zero maximum may be -0.0 or 0.0 in np.maximum's choice; argmax's is the first one
     zero = np.flatnonzero(top == 0)
