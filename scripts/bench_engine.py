@@ -11,10 +11,11 @@ Then the layer ops at tutorial sizes (conv2d, an LSTM cell step, layer_norm, emb
 batch_norm, max_pool2d, cross_entropy): one forward + `.sum().backward()` per call, LOOPS
 calls per run, medians over REPEATS runs, both engines alternating.
 
-Both engines run single-threaded (torch.set_num_threads(1); OpenBLAS, numpy's BLAS, via
-OPENBLAS_NUM_THREADS=1 unless the variable is set): on a shared 2-core machine a second
-thread mostly measures the other processes (torch's conv2d ran 10-30x slower with 2 threads
-under load), and one thread each is the comparison that repeats.
+Times are the process's CPU time (time.process_time; the 100,000-op chain's seconds are
+wall time). Both engines run single-threaded (torch.set_num_threads(1); OpenBLAS, numpy's
+BLAS, via OPENBLAS_NUM_THREADS=1 unless the variable is set): on a shared 2-core machine a
+second thread mostly measures the other processes (torch's conv2d ran 10-30x slower with 2
+threads under load), and one thread each is the comparison that repeats.
 
 Run: python scripts/bench_engine.py [--repeats N] [--chain N] [--long N] [--only-layers]
   [--match TEXT] [--save run.json] [--before earlier.json]
@@ -37,6 +38,11 @@ from collections.abc import Callable
 from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads (see the docstring)
+
+# the per-op and layer tables time the process's CPU time: both engines run single-threaded,
+# so on an idle machine it is the wall time, and on a loaded one it leaves out the time the
+# process waited for a core (wall-clock ratios under load moved by +-30% between runs)
+_clock = time.process_time
 
 # op name -> (ops per link, f(y, c) producing the next link of the chain); `c` holds the
 # constants: w (20,) of 1.0001 and m (20, 20) of 0.05, so values stay bounded
@@ -156,10 +162,10 @@ def _layers(
                 gc.collect()
                 gc.disable()
                 try:
-                    t0 = time.perf_counter()
+                    t0 = _clock()
                     for _ in range(loops):
                         call()
-                    runs[k].append((time.perf_counter() - t0) / loops * 1e6)
+                    runs[k].append((_clock() - t0) / loops * 1e6)
                 finally:
                     gc.enable()
         med = [statistics.median(r) for r in runs]
@@ -194,13 +200,13 @@ def _run_chain(torch: Any, spec: tuple[int, Callable[..., Any]], chain: int) -> 
     x = torch.ones(20, requires_grad=True)
     gc.disable()
     try:
-        t0 = time.perf_counter()
+        t0 = _clock()
         y = x
         for _ in range(chain):
             y = op(y, c)
-        t1 = time.perf_counter()
+        t1 = _clock()
         y.sum().backward()
-        t2 = time.perf_counter()
+        t2 = _clock()
     finally:
         gc.enable()
     n = chain * per_link
