@@ -58,7 +58,7 @@ def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return hi, a - hi
 
 
-_BATCH = 1 << 16  # float64 values a Fused holds before it looks for halfway points
+_BATCH = 1 << 13  # float64 values a Fused holds before it looks for halfway points
 
 
 class Fused:

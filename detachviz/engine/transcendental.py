@@ -121,6 +121,9 @@ def sigmoid(a: Any) -> Any:
         return out.reshape(a.shape)
 
 
+_MANY_MAX = 1 << 13  # elements in all: sigmoid_many's shared evaluation up to this size
+
+
 def sigmoid_many(arrays: Any) -> list[Any]:
     """`[sigmoid(a) for a in arrays]`, the same values, for several small float32 arrays at
     once: every array is split as sigmoid splits it (its contiguous runs' vectorised part and
@@ -128,10 +131,10 @@ def sigmoid_many(arrays: Any) -> list[Any]:
     one scalar pass. NOTE: both kernels are elementwise, and per-call numpy overhead is most
     of a small sigmoid (an LSTM cell's three gates are three of them)."""
     arrays = [np.asarray(a) for a in arrays]
-    if sum(a.size for a in arrays) > EXACT_MAX or not all(
+    if sum(a.size for a in arrays) > _MANY_MAX or not all(
         a.dtype == _F32 and a.size for a in arrays
     ):
-        return [sigmoid(a) for a in arrays]
+        return [sigmoid(a) for a in arrays]  # larger ones: the copies would cost what it saves
     parts = []
     for a in arrays:
         flip = a.flags.f_contiguous and not a.flags.c_contiguous  # as sigmoid: memory order
