@@ -80,7 +80,7 @@ class Fused:
         s += c
         self._pending.append((a, b, c, s))
         self._held += s.size
-        if self._held > _BATCH:
+        if self._held >= _BATCH:
             self._check()
         return s.astype(np.float32)
 
