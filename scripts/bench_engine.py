@@ -11,12 +11,16 @@ Then the layer ops at tutorial sizes (conv2d, an LSTM cell step, layer_norm, emb
 batch_norm, max_pool2d, cross_entropy): one forward + `.sum().backward()` per call, LOOPS
 calls per run, medians over REPEATS runs, both engines alternating.
 
-Both engines run single-threaded (torch.set_num_threads(1); OpenBLAS, numpy's BLAS, via
-OPENBLAS_NUM_THREADS=1 unless the variable is set): on a shared 2-core machine a second
-thread mostly measures the other processes (torch's conv2d ran 10-30x slower with 2 threads
-under load), and one thread each is the comparison that repeats.
+Times are the process's CPU time (time.process_time; the 100,000-op chain's seconds are
+wall time). Both engines run single-threaded (torch.set_num_threads(1); OpenBLAS, numpy's
+BLAS, via OPENBLAS_NUM_THREADS=1 unless the variable is set): on a shared 2-core machine a
+second thread mostly measures the other processes (torch's conv2d ran 10-30x slower with 2
+threads under load), and one thread each is the comparison that repeats.
 
 Run: python scripts/bench_engine.py [--repeats N] [--chain N] [--long N] [--only-layers]
+  [--match TEXT] [--save run.json] [--before earlier.json]
+--save writes the medians; --before takes an earlier run's file and prints the per-op and
+layer tables as before/after ratios (the form docs/performance.md shows).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import json
 import os
 import resource
 import statistics
@@ -33,6 +38,11 @@ from collections.abc import Callable
 from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads (see the docstring)
+
+# the per-op and layer tables time the process's CPU time: both engines run single-threaded,
+# so on an idle machine it is the wall time, and on a loaded one it leaves out the time the
+# process waited for a core (wall-clock ratios under load moved by +-30% between runs)
+_clock = time.process_time
 
 # op name -> (ops per link, f(y, c) producing the next link of the chain); `c` holds the
 # constants: w (20,) of 1.0001 and m (20, 20) of 0.05, so values stay bounded
@@ -120,13 +130,25 @@ LAYERS: dict[str, tuple[int, Callable[[Any], Callable[[], None]]]] = {
 }
 
 
-def _layers(engines: list[Any], repeats: int, match: str = "") -> None:
-    """One table row per layer op: µs per forward+backward call, medians, alternating."""
+def _layers(
+    engines: list[Any], repeats: int, match: str = "", before: dict[str, Any] | None = None
+) -> dict[str, list[float]]:
+    """One table row per layer op: µs per forward+backward call, medians, alternating.
+    With `before` (an earlier run's --save), the rows compare it with this run."""
     real = len(engines) > 1
     print(f"## layer ops at tutorial sizes, fwd + sum().backward(), median of {repeats}\n")
-    print("| op | detachviz µs | torch µs | ratio (dv/torch) |")
-    print("|---|---:|---:|---:|")
-    ratios = []
+    old = (before or {}).get("layers", {})
+    if old and real:
+        print(
+            "| op | before dv µs | before torch µs | ratio before | after dv µs | after torch µs "
+            "| ratio after |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|")
+    else:
+        print("| op | detachviz µs | torch µs | ratio (dv/torch) |")
+        print("|---|---:|---:|---:|")
+    ratios, old_ratios = [], []
+    results: dict[str, list[float]] = {}
     for name, (loops, make) in LAYERS.items():
         if match not in name:
             continue
@@ -140,20 +162,35 @@ def _layers(engines: list[Any], repeats: int, match: str = "") -> None:
                 gc.collect()
                 gc.disable()
                 try:
-                    t0 = time.perf_counter()
+                    t0 = _clock()
                     for _ in range(loops):
                         call()
-                    runs[k].append((time.perf_counter() - t0) / loops * 1e6)
+                    runs[k].append((_clock() - t0) / loops * 1e6)
                 finally:
                     gc.enable()
         med = [statistics.median(r) for r in runs]
-        if real:
-            ratios.append(med[0] / med[1])
-            print(f"| {name} | {med[0]:.1f} | {med[1]:.1f} | {med[0] / med[1]:.2f} |")
-        else:
+        results[name] = med
+        if not real:
             print(f"| {name} | {med[0]:.1f} | - | - |")
-    if ratios:
+            continue
+        ratios.append(med[0] / med[1])
+        if name in old:
+            b = old[name]
+            old_ratios.append(b[0] / b[1])
+            print(
+                f"| {name} | {b[0]:.0f} | {b[1]:.0f} | {b[0] / b[1]:.2f} | {med[0]:.0f} "
+                f"| {med[1]:.0f} | {med[0] / med[1]:.2f} |"
+            )
+        elif old:
+            print(f"| {name} | - | - | - | {med[0]:.0f} | {med[1]:.0f} | {med[0] / med[1]:.2f} |")
+        else:
+            print(f"| {name} | {med[0]:.1f} | {med[1]:.1f} | {med[0] / med[1]:.2f} |")
+    if ratios and old:
+        gb = f"{statistics.geometric_mean(old_ratios):.2f}" if old_ratios else "-"
+        print(f"| geometric mean | | | {gb} | | | {statistics.geometric_mean(ratios):.2f} |\n")
+    elif ratios:
         print(f"\ngeometric mean ratio: {statistics.geometric_mean(ratios):.2f}\n")
+    return results
 
 
 def _run_chain(torch: Any, spec: tuple[int, Callable[..., Any]], chain: int) -> tuple[float, float]:
@@ -163,13 +200,13 @@ def _run_chain(torch: Any, spec: tuple[int, Callable[..., Any]], chain: int) -> 
     x = torch.ones(20, requires_grad=True)
     gc.disable()
     try:
-        t0 = time.perf_counter()
+        t0 = _clock()
         y = x
         for _ in range(chain):
             y = op(y, c)
-        t1 = time.perf_counter()
+        t1 = _clock()
         y.sum().backward()
-        t2 = time.perf_counter()
+        t2 = _clock()
     finally:
         gc.enable()
     n = chain * per_link
@@ -238,7 +275,16 @@ def main() -> None:
     ap.add_argument("--long", type=int, default=100_000)
     ap.add_argument("--only-layers", action="store_true", help="just the layer-op table")
     ap.add_argument("--match", default="", help="only the layer ops whose name contains this")
+    ap.add_argument("--save", help="write this run's medians to this JSON file")
+    ap.add_argument(
+        "--before", help="an earlier run's --save file: print before/after ratio tables"
+    )
     args = ap.parse_args()
+    before = None
+    if args.before:
+        with open(args.before) as f:
+            before = json.load(f)
+    saved: dict[str, Any] = {"ops": {}, "layers": {}}
     import detachviz.torch as dv
 
     try:
@@ -247,7 +293,10 @@ def main() -> None:
     except ImportError:
         real = None
     if args.only_layers:
-        _layers([dv] if real is None else [dv, real], args.repeats, args.match)
+        saved["layers"] = _layers(
+            [dv] if real is None else [dv, real], args.repeats, args.match, before
+        )
+        _save(args.save, saved)
         return
     print(f"## per op, 20-element float32, chain of {args.chain}, median of {args.repeats}\n")
     print(
@@ -263,11 +312,14 @@ def main() -> None:
         if real is not None:
             rf, rtot = res[1]
             ratios.append(tot / rtot)
+            saved["ops"][name] = [f, tot, rf, rtot]
             print(f"| {name} | {f:.2f} | {tot:.2f} | {rf:.2f} | {rtot:.2f} | {tot / rtot:.2f} |")
         else:
             print(f"| {name} | {f:.2f} | {tot:.2f} | - | - | - |")
     if ratios:
         print(f"\ngeometric mean ratio: {statistics.geometric_mean(ratios):.2f}\n")
+    if before and before.get("ops") and ratios:
+        _compare_ops(before["ops"], saved["ops"])
     print(f"## {args.long:,}-op chain `y = y * 1.0001`, then backward\n")
     print("| engine | forward s | backward s | RSS growth MiB | tracemalloc peak MiB |")
     print("|---|---:|---:|---:|---:|")
@@ -278,7 +330,32 @@ def main() -> None:
         shown = "-" if peak is None else f"{peak:.1f}"
         print(f"| {name} | {f:.3f} | {b:.3f} | {rss:.1f} | {shown} |")
     print()
-    _layers([dv] if real is None else [dv, real], args.repeats)
+    saved["layers"] = _layers([dv] if real is None else [dv, real], args.repeats, "", before)
+    _save(args.save, saved)
+
+
+def _compare_ops(old: dict[str, list[float]], new: dict[str, list[float]]) -> None:
+    """The per-op table as before/after ratios (fwd+bwd, dv/torch)."""
+    print("| op (fwd+bwd, 20-element chain) | ratio before | ratio after |")
+    print("|---|---:|---:|")
+    rb, ra = [], []
+    for name, v in new.items():
+        after = v[1] / v[3]
+        ra.append(after)
+        if name in old:
+            b = old[name][1] / old[name][3]
+            rb.append(b)
+            print(f"| {name} | {b:.2f} | {after:.2f} |")
+        else:
+            print(f"| {name} | - | {after:.2f} |")
+    gb = f"{statistics.geometric_mean(rb):.2f}" if rb else "-"
+    print(f"| geometric mean | {gb} | {statistics.geometric_mean(ra):.2f} |\n")
+
+
+def _save(path: str | None, saved: dict[str, Any]) -> None:
+    if path:
+        with open(path, "w") as f:
+            json.dump(saved, f, indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":

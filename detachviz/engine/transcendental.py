@@ -85,7 +85,7 @@ def _sleef_expf(d: np.ndarray, fma: Any) -> np.ndarray:
         qf = q.astype(np.float32)
         s = fma(qf, -_L2U, d)
         s = fma(qf, -_L2L, s)
-        u = np.full_like(s, _EXP_P[0])
+        u: Any = _EXP_P[0]  # the first step's product broadcasts (same values)
         for c in _EXP_P[1:]:
             u = fma(u, s, c)
         u = _ONE + fma(s * s, u, s)
@@ -119,6 +119,53 @@ def sigmoid(a: Any) -> Any:
             t = rows[:, vec:].astype(np.float64)
             out[:, vec:] = _ONE / (_ONE + np.exp(-t).astype(np.float32))
         return out.reshape(a.shape)
+
+
+_MANY_MAX = 1 << 13  # elements in all: sigmoid_many's shared evaluation up to this size
+
+
+def sigmoid_many(arrays: Any) -> list[Any]:
+    """`[sigmoid(a) for a in arrays]`, the same values, for several small float32 arrays at
+    once: every array is split as sigmoid splits it (its contiguous runs' vectorised part and
+    scalar tail), then all vectorised parts go through one Sleef expf and all tails through
+    one scalar pass. NOTE: both kernels are elementwise, and per-call numpy overhead is most
+    of a small sigmoid (an LSTM cell's three gates are three of them)."""
+    arrays = [np.asarray(a) for a in arrays]
+    if sum(a.size for a in arrays) > _MANY_MAX or not all(
+        a.dtype == _F32 and a.size for a in arrays
+    ):
+        return [sigmoid(a) for a in arrays]  # larger ones: the copies would cost what it saves
+    parts = []
+    for a in arrays:
+        flip = a.flags.f_contiguous and not a.flags.c_contiguous  # as sigmoid: memory order
+        b = a.T if flip else a
+        run = _contiguous_run(b)
+        parts.append((np.ascontiguousarray(b).reshape(-1, run), run - run % 16, flip, b.shape))
+    heads = [rows[:, :vec].reshape(-1) for rows, vec, _, _ in parts if vec]
+    tails = [rows[:, vec:].reshape(-1) for rows, vec, _, _ in parts if vec < rows.shape[1]]
+    with np.errstate(over="ignore"):
+        if heads:
+            e = sleef_expf(
+                np.float32(0.0) - (np.concatenate(heads) if len(heads) > 1 else heads[0])
+            )
+            head = _ONE / (_ONE + e)
+        if tails:
+            t = (np.concatenate(tails) if len(tails) > 1 else tails[0]).astype(np.float64)
+            tail = _ONE / (_ONE + np.exp(-t).astype(np.float32))
+    out = []
+    h = k = 0
+    for rows, vec, flip, shape in parts:
+        r = np.empty_like(rows)
+        n, run = rows.shape
+        if vec:
+            r[:, :vec] = head[h : h + n * vec].reshape(n, vec)
+            h += n * vec
+        if vec < run:
+            r[:, vec:] = tail[k : k + n * (run - vec)].reshape(n, run - vec)
+            k += n * (run - vec)
+        r = r.reshape(shape)
+        out.append(r.T if flip else r)
+    return out
 
 
 def _contiguous_run(a: np.ndarray) -> int:

@@ -48,8 +48,7 @@ def _relu_step(x: Any, h: Any, w_hh: Any, b_hh: Any) -> Any:
 
 def _lstm_step(x: Any, hc: Any, w_hh: Any, b_hh: Any) -> Any:
     h, c = hc
-    i, f, g, o = (_linear(h, w_hh, b_hh) + x).unsafe_chunk(4, 1)
-    i, f, g, o = T.sigmoid(i), T.sigmoid(f), T.tanh(g), T.sigmoid(o)
+    i, f, g, o = fused.lstm_gates(*(_linear(h, w_hh, b_hh) + x).unsafe_chunk(4, 1))
     c = f * c + i * g
     return o * T.tanh(c), c
 
@@ -563,8 +562,7 @@ class LSTMCell(RNNCellBase):
     def forward(self, input: Any, hx: Any = None) -> Any:
         input, hx, batched = self._prepare(input, hx, True)
         hh = _linear(hx[0], self.weight_hh, self.bias_hh)
-        i, f, g, o = (hh + self._ih(input)).unsafe_chunk(4, 1)
-        i, f, g, o = T.sigmoid(i), T.sigmoid(f), T.tanh(g), T.sigmoid(o)
+        i, f, g, o = fused.lstm_gates(*(hh + self._ih(input)).unsafe_chunk(4, 1))
         c = f * hx[1] + i * g
         h = o * T.tanh(c)
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))

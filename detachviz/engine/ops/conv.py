@@ -87,6 +87,13 @@ def _im2col(xp: Any, kernel: Ints, stride: Ints, dilation: Ints, out: Ints) -> A
     return cols.reshape(n, c * int(np.prod(kernel, dtype=np.int64)), -1)
 
 
+def _blas_ready(g: Any) -> Any:
+    """g as one contiguous array. NOTE: the gradient of a `.sum()` arrives as a stride-0
+    broadcast, which np.matmul copies into a buffer for every batch item (same values, so
+    the same bits); one copy up front does that work once."""
+    return g if g.flags.c_contiguous else np.ascontiguousarray(g)
+
+
 def conv_np(x: Any, w: Any, stride: Ints, padding: Ints, dilation: Ints, groups: int) -> Any:
     """The plain convolution (cross-correlation, torch's convention) without bias: im2col, then
     per group one batched matmul (O/groups, C/groups * k) @ (N, C/groups * k, out), whose
@@ -113,6 +120,7 @@ def input_grad_np(
     kernel = tuple(w.shape[2:])
     out = tuple(g.shape[2:])
     n = g.shape[0]
+    g = _blas_ready(g)
     og = w.shape[0] // groups
     ck = w.shape[1] * int(np.prod(kernel, dtype=np.int64))
     wt = np.ascontiguousarray(w.reshape(groups, og, ck).transpose(0, 2, 1))  # (groups, ck, og)
@@ -145,6 +153,7 @@ def weight_grad_np(
     cols = _im2col(_pad(x, padding), kernel, stride, dilation, out)
     ck = cols.shape[1] // groups
     og = w_shape[0] // groups
+    g = _blas_ready(g)
     gm = g.reshape(n, groups, og, -1)
     res = np.empty((groups, og, ck), dtype=x.dtype)
     for gi in range(groups):
@@ -384,8 +393,8 @@ def _convolution(
         data = input_grad_np(xd, wd, shape, s, p, d, gr)
     else:
         data = conv_np(xd, wd, s, p, d, gr)
-    if bias is not None:
-        data = data + bias._data.reshape((1, -1) + (1,) * (data.ndim - 2))
+    if bias is not None:  # in place: `data` is the kernel's own fresh array
+        data += bias._data.reshape((1, -1) + (1,) * (data.ndim - 2))
     attrs = (
         None if bias is None else tuple(bias._data.shape),
         s,

@@ -148,13 +148,16 @@ def native_layer_norm(
     # NOTE: the moments in float64, then rounded once to the input's dtype
     # (np.add.reduce / n is np.mean's own arithmetic, without its Python layer)
     n = math.prod(shape)
-    x64 = xd.astype(np.float64)
-    mean64 = np.add.reduce(x64, axis=axes, keepdims=True) / n
-    d64 = x64 - mean64
-    var64 = np.add.reduce(d64 * d64, axis=axes, keepdims=True) / n
+    # (x - mean and its square in place, in the float64 copy: one large temporary)
+    d64 = xd.astype(np.float64)
+    mean64 = np.add.reduce(d64, axis=axes, keepdims=True) / n
+    d64 -= mean64
+    var64 = np.add.reduce(np.multiply(d64, d64, out=d64), axis=axes, keepdims=True) / n
+    del d64
     rstd = (1.0 / np.sqrt(np.maximum(var64, 0.0) + eps)).astype(xd.dtype)
     mean = mean64.astype(xd.dtype)
-    out = xd * rstd + (-rstd * mean)
+    out = xd * rstd
+    out += -rstd * mean
     if weight is not None:
         out = out * weight._data
     if bias is not None:

@@ -112,12 +112,14 @@ def _picks(x: Any, target: Any, weight: Any, ignore_index: int) -> tuple[Any, An
     where ignored), for an input whose class dim is 0 (1-D) or 1."""
     cdim = 0 if x.ndim == 1 else 1
     n_classes = x.shape[cdim]
+    # the common case, in a few numpy calls: every target in range (a negative one is out of
+    # range as unsigned) and none ignored (a negative ignore_index is never in range)
+    if target.size and (target.astype(np.int64, copy=False).view(np.uint64) < n_classes).all():
+        if not 0 <= ignore_index < n_classes or not (target == ignore_index).any():
+            if weight is None:
+                return target, np.ones(target.shape, dtype=x.dtype)
+            return target, weight.astype(x.dtype)[target]
     ignored = target == ignore_index
-    if target.size and not ignored.any() and target.min() >= 0 and target.max() < n_classes:
-        # the common case, in a few numpy calls: nothing ignored, every target in range
-        if weight is None:
-            return target, np.ones(target.shape, dtype=x.dtype)
-        return target, weight.astype(x.dtype)[target]
     bad = ~ignored & ((target < 0) | (target >= n_classes))
     if bad.any():
         raise IndexError(f"Target {int(target[bad].flat[0])} is out of bounds.")

@@ -100,7 +100,8 @@ def _bn_train_input_grad_np(g: Any, s: Any) -> Any:
     mean_gx = np.add.reduce(gh * xc, axis=red, keepdims=True) / n
     xc *= inv * inv
     xc *= mean_gx
-    gx = gh - mean_g
+    # NOTE: in place where the array is ours (fewer large temporaries alive at once)
+    gx = gh - mean_g if w is None else np.subtract(gh, mean_g, out=gh)
     gx -= xc
     gx *= inv
     return gx.reshape(x.shape)
@@ -119,7 +120,10 @@ def _bn_input(k: Any, g: Any, s: Any, a: Any) -> Any:
 def _bn_weight(k: Any, g: Any, s: Any, a: Any) -> Any:
     if a.training and not isinstance(g, Tensor):
         x3, b3, red = _rows(s[0])
-        return np.add.reduce(_rows(g)[0] * (x3 - s[4].reshape(b3)) * s[5].reshape(b3), axis=red)
+        t = x3 - s[4].reshape(b3)
+        np.multiply(_rows(g)[0], t, out=t)  # g * (x - mean) * invstd, in one temporary
+        t *= s[5].reshape(b3)
+        return np.add.reduce(t, axis=red)
     xc, inv, _, axes = _bn_parts(s, a)
     return (g * xc * inv).sum(axes)
 
@@ -206,10 +210,12 @@ def batch_norm(
     if training:
         x3, b3, red = _rows(xd)
         n = xd.size // c
-        x64 = x3.astype(np.float64)
-        mean64 = np.add.reduce(x64, axis=red) / n
-        d64 = x64 - mean64.reshape(b3)
-        var_sum = np.add.reduce(d64 * d64, axis=red)
+        # NOTE: x - mean and its square in place, in the float64 copy (one large temporary)
+        d64 = x3.astype(np.float64)
+        mean64 = np.add.reduce(d64, axis=red) / n
+        d64 -= mean64.reshape(b3)
+        var_sum = np.add.reduce(np.multiply(d64, d64, out=d64), axis=red)
+        del d64
         invstd64 = 1.0 / np.sqrt(var_sum / n + eps)
         mean, invstd = mean64.astype(dt), invstd64.astype(dt)
         # NOTE: the running statistics are written in place (their _version moves), as torch's
@@ -230,7 +236,9 @@ def batch_norm(
     scale = invstd if weight is None else invstd * weight._data
     shift = -mean * scale if bias is None else bias._data - mean * scale
     x3, b3, _ = _rows(xd)
-    data = (x3 * scale.reshape(b3) + shift.reshape(b3)).astype(dt, copy=False).reshape(xd.shape)
+    data = x3 * scale.reshape(b3)
+    data += shift.reshape(b3)
+    data = data.astype(dt, copy=False).reshape(xd.shape)
     out = object.__new__(Tensor)
     init_tensor(out, data, input._dtype)
     attrs = (bool(training), float(eps))

@@ -99,7 +99,9 @@ def scatter_np(g: Any, idx: Any, in_shape: Ints, disjoint: bool = False) -> Any:
     flat = idx.reshape(planes, -1) + (np.arange(planes, dtype=np.int64) * hw)[:, None]
     if disjoint:
         res = np.zeros(planes * hw, dtype=g.dtype)
-        res[flat.ravel()] += g.reshape(-1)
+        # each index once: `0 + g` written there (what `res[flat] += g` adds, without
+        # gathering the zeros first)
+        res[flat.ravel()] = (g + g.dtype.type(0)).reshape(-1)
         return res.reshape(in_shape)
     out = np.bincount(flat.ravel(), weights=g.reshape(-1), minlength=planes * hw)
     return out.astype(g.dtype).reshape(in_shape)
@@ -220,8 +222,13 @@ def _window_max(xp: Any, k: Ints, s: Ints, d: Ints, out: Ints) -> tuple[Any, Any
     # several times slower): the minimum over r of r where equal, kk where not
     code = np.uint16 if kk < 2**16 - 1 else np.int64
     am = np.full(top.shape, kk, dtype=code)
+    differs = np.empty(top.shape, dtype=bool)
+    step = np.empty(top.shape, dtype=code)
     for r in range(kk - 1, -1, -1):
-        np.minimum(am, (stack[r] != top) * code(kk) + code(r), out=am)
+        np.not_equal(stack[r], top, out=differs)
+        np.multiply(differs, code(kk), out=step)
+        step += code(r)
+        np.minimum(am, step, out=am)
     am = am.astype(np.intp)
     # a zero maximum may be -0.0 or 0.0 in np.maximum's choice; argmax's is the first one
     zero = np.flatnonzero(top == 0)
@@ -250,10 +257,18 @@ def max_pool2d_with_indices(
     x3, lead = _planes(xd)
     xp = _padded(x3, k, s, p, d, out, -math.inf)
     values, am = _window_max(xp, k, s, d, out)
-    kh, kw = np.divmod(am, k[1])
-    rows = np.arange(out[0])[:, None] * s[0] - p[0] + kh * d[0]
-    cols = np.arange(out[1])[None, :] * s[1] - p[1] + kw * d[1]
-    idx = (rows * xd.shape[-1] + cols).astype(np.int64)
+    # the input's flat index: the window's first element plus the kernel offset's (a lookup:
+    # dividing the offset number back into row and column is integer division, slow)
+    width = xd.shape[-1]
+    first = (np.arange(out[0], dtype=np.int64) * s[0] - p[0])[:, None] * width + (
+        np.arange(out[1], dtype=np.int64) * s[1] - p[1]
+    )
+    offset = (
+        np.arange(k[0], dtype=np.int64)[:, None] * (d[0] * width)
+        + np.arange(k[1], dtype=np.int64) * d[1]
+    ).reshape(-1)
+    idx = np.take(offset, am)
+    idx += first
     values = np.ascontiguousarray(values.reshape(lead + out), dtype=xd.dtype)
     idx = idx.reshape(lead + out)
     attrs = (k, given_stride, p, d, bool(ceil_mode))

@@ -40,7 +40,7 @@ _long = dtypes.int64
 def _sum_keep(k: Any, g: Any, axes: tuple[int, ...]) -> Any:
     """g summed over `axes`, keeping them (the one reduction the rules need in both modes)."""
     if k is NP:
-        return np.sum(g, axis=axes, keepdims=True)
+        return np.add.reduce(g, axis=axes, keepdims=True)  # np.sum without its Python layer
     return g.sum(axes, keepdim=True)
 
 
@@ -422,9 +422,10 @@ def _normalized(x: Tensor, dim: Any, dtype: Any, cls: Any, name: str, log: bool)
     if xd.ndim == 0:
         data = np.zeros_like(xd) if log else np.ones_like(xd)
     else:
-        shifted = xd - np.max(xd, axis=d, keepdims=True)
+        # np.max / np.sum's own reductions, without their Python layer
+        shifted = xd - np.maximum.reduce(xd, axis=d, keepdims=True)
         e = np.exp(shifted)
-        ssum = np.sum(e, axis=d, keepdims=True)
+        ssum = np.add.reduce(e, axis=d, keepdims=True)
         data = shifted - np.log(ssum) if log else e / ssum
     # NOTE: a 0-dim input reduces over "dim 0" of nothing; the node keeps torch's normalized dim.
     # torch's (log_)softmax kernels write a contiguous result whatever the input's layout (a

@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import factory, state, trace
-from detachviz.engine.function import apply, attach
+from detachviz.engine import factory, state, trace, transcendental
+from detachviz.engine.function import apply, attach, unary
 from detachviz.engine.node import MULTI, Node, Saved, node_class
+from detachviz.engine.ops import unary as elementwise
 from detachviz.engine.ops.join import cat
 from detachviz.engine.ops.view import output_grads, split_bounds
 from detachviz.engine.tensor import Tensor, init_tensor, wrap
@@ -87,6 +88,27 @@ def unsafe_split(x: Tensor, split_size: int, dim: int = 0) -> tuple[Tensor, ...]
 def unsafe_chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     size = x._data.shape[dim % x._data.ndim]
     return unsafe_split(x, max(-(-size // chunks), 1), dim)
+
+
+def lstm_gates(i: Tensor, f: Tensor, g: Tensor, o: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """An LSTM step's gate activations `sigmoid(i), sigmoid(f), tanh(g), sigmoid(o)`: the same
+    four ops, nodes and values as four calls (in that order), with the three sigmoids'
+    values computed together (transcendental.sigmoid_many: one kernel pass for all three)."""
+    if not (i._dtype.is_floating_point and f._dtype is i._dtype and o._dtype is i._dtype):
+        return (
+            elementwise.sigmoid(i),
+            elementwise.sigmoid(f),
+            elementwise.tanh(g),
+            elementwise.sigmoid(o),
+        )
+    si, sf, so = transcendental.sigmoid_many((i._data, f._data, o._data))
+    sig = elementwise.SIGMOID
+    return (
+        unary(sig, lambda _: si, "sigmoid", i),
+        unary(sig, lambda _: sf, "sigmoid", f),
+        elementwise.tanh(g),
+        unary(sig, lambda _: so, "sigmoid", o),
+    )
 
 
 # --------------------------------------------------------------------------------------------
