@@ -42,11 +42,44 @@ def _rounded(f64: Any, f32: Any) -> Any:
     return op
 
 
-sin = _rounded(np.sin, np.sin)
-cos = _rounded(np.cos, np.cos)
-exp = _rounded(np.exp, np.exp)
-log = _rounded(np.log, np.log)
-tanh = _rounded(np.tanh, np.tanh)
+_VML_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _backed(vml_name: str, fallback: Any) -> Any:
+    """The op: MKL's VML `vml_name` for float32/float64 when engine.mkl loads (torch's own
+    kernel, so torch's bits), else `fallback`; chosen once, on the first call."""
+    chosen: list[Any] = []
+
+    def op(a: Any) -> Any:
+        if not chosen:
+            chosen.append(_pick(vml_name, fallback))
+        return chosen[0](a)
+
+    op.__name__ = fallback.__name__
+    op.fallback = fallback  # type: ignore[attr-defined]
+    return op
+
+
+def _pick(vml_name: str, fallback: Any) -> Any:
+    from detachviz.engine import mkl
+
+    vml = mkl.vml(vml_name)
+    if vml is None:
+        return fallback
+
+    def op(a: Any) -> Any:
+        a = np.asarray(a)
+        return vml(a) if a.dtype in _VML_DTYPES else fallback(a)
+
+    return op
+
+
+sin = _backed("Sin", _rounded(np.sin, np.sin))
+cos = _backed("Cos", _rounded(np.cos, np.cos))
+exp = _backed("Exp", _rounded(np.exp, np.exp))
+log = _backed("Ln", _rounded(np.log, np.log))
+tanh = _backed("Tanh", _rounded(np.tanh, np.tanh))
+sqrt = _backed("Sqrt", np.sqrt)  # numpy's is correctly rounded; VML HA's float32 is not always
 
 
 # Sleef's expf (sleefsimdsp.c, xexpf): q = rint(x / ln2), a two-part Cody-Waite reduction, a
