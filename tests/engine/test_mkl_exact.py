@@ -1,0 +1,129 @@
+"""With the `exact` extra (the `mkl` wheel; engine/mkl.py) the ops torch runs through MKL are
+torch's bits: sin/cos/exp/log/tanh/sqrt (VML), sigmoid (our Sleef emulation, MKL or not), the
+sqrt-based optimizers, and nn.init.orthogonal_ (MKL's geqrf/orgqr). Compared with `.tolist() ==`
+for the issue's seeds and sizes. Skips without torch or without the extra (DETACHVIZ_NO_MKL=1
+runs the fallback: test_transcendental.py checks that one)."""
+
+from __future__ import annotations
+
+import pytest
+
+import detachviz.torch as dv
+from detachviz.engine import mkl
+
+SEEDS = (0, 1, 7, 2**40 + 123)
+SIZES = (1, 3, 15, 16, 17, 31, 64, 100, 1000)
+OPS = ("sin", "cos", "exp", "log", "tanh", "sigmoid", "sqrt")
+POSITIVE = ("log", "sqrt")
+
+pytestmark = pytest.mark.skipif(not mkl.available(), reason="the exact extra (mkl) is absent")
+
+
+def _draw(lib, seed, n, dtype, op):
+    """randn(n) scaled to a wide range (the generator is bit-identical already)."""
+    lib.manual_seed(seed)
+    x = lib.randn(n, dtype=dtype) * 4
+    return x.abs() if op in POSITIVE else x
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("op", OPS)
+def test_op_values_and_grads_are_torchs(rt, op, dtype):
+    if (op, dtype) == ("sigmoid", "float64"):
+        pytest.skip("torch's float64 sigmoid is Sleef's double exp, not emulated (float32 is)")
+    for seed in SEEDS:
+        for n in SIZES:
+            want_x = _draw(rt, seed, n, getattr(rt, dtype), op).requires_grad_()
+            got_x = _draw(dv, seed, n, getattr(dv, dtype), op).requires_grad_()
+            want, got = getattr(rt, op)(want_x), getattr(dv, op)(got_x)
+            assert got.tolist() == want.tolist(), (op, seed, n)
+            want.backward(rt.ones_like(want))
+            got.backward(dv.ones_like(got))
+            assert got_x.grad.tolist() == want_x.grad.tolist(), (op, seed, n)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_strided_wide_and_special_inputs(rt, op):
+    rt.manual_seed(3)
+    base = rt.randn(64, 33) * rt.exp(rt.rand(64, 33) * 40 - 20)
+    base[0, :8] = rt.tensor([0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-40, 89.0, -104.0])
+    base = base.abs() if op in POSITIVE else base
+    mine = dv.tensor(base.tolist())
+    for pick in (lambda t: t, lambda t: t[:, ::2], lambda t: t.T, lambda t: t[::3, 1:]):
+        want = getattr(rt, op)(pick(base)).tolist()
+        assert str(getattr(dv, op)(pick(mine)).tolist()) == str(want)  # str: nan == nan
+
+
+def test_large_arguments_of_sin_and_cos(rt):
+    x = rt.linspace(-1e6, 1e6, 4099) * 3.7
+    for op in ("sin", "cos"):
+        assert getattr(dv, op)(dv.tensor(x.tolist())).tolist() == getattr(rt, op)(x).tolist()
+
+
+def test_in_place_forms(rt):
+    rt.manual_seed(5)
+    x = rt.rand(100) * 9
+    for op in ("sin_", "cos_", "exp_", "log_", "tanh_", "sqrt_", "sigmoid_"):
+        want, got = x.clone(), dv.tensor(x.tolist())
+        getattr(want, op)()
+        getattr(got, op)()
+        assert got.tolist() == want.tolist(), op
+
+
+def _shapes():
+    for n in SIZES:
+        yield (n, 7)
+        yield (7, n)
+        if n <= 100:
+            yield (n, n)
+    yield (4, 3, 5)
+
+
+@pytest.mark.skipif(not mkl.lapack_available(), reason="MKL is not torch's version (2024.2)")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_orthogonal_init_is_torchs(rt, dtype):
+    for seed in SEEDS:
+        for shape in _shapes():
+            rt.manual_seed(seed)
+            dv.manual_seed(seed)
+            want = rt.nn.init.orthogonal_(rt.empty(shape, dtype=getattr(rt, dtype)), gain=1.5)
+            got = dv.nn.init.orthogonal_(dv.empty(shape, dtype=getattr(dv, dtype)), gain=1.5)
+            assert got.tolist() == want.tolist(), (seed, shape)
+
+
+@pytest.mark.skipif(not mkl.lapack_available(), reason="MKL is not torch's version (2024.2)")
+def test_orthogonal_recurrent_weights_through_nn(rt):
+    for lib in (rt, dv):
+        lib.manual_seed(0)
+    want, got = rt.nn.GRU(5, 12), dv.nn.GRU(5, 12)
+    rt.nn.init.orthogonal_(want.weight_hh_l0)
+    dv.nn.init.orthogonal_(got.weight_hh_l0)
+    assert got.weight_hh_l0.tolist() == want.weight_hh_l0.tolist()
+
+
+OPTIMIZERS = (
+    ("RMSprop", {}),
+    ("RMSprop", {"centered": True, "momentum": 0.5, "weight_decay": 0.01}),
+    ("Adagrad", {"lr_decay": 0.01}),
+    ("Adadelta", {}),
+    ("NAdam", {}),
+    ("RAdam", {"weight_decay": 0.1}),
+    ("AdamW", {}),
+    ("Adam", {"amsgrad": True}),
+)
+
+
+@pytest.mark.parametrize(("name", "kwargs"), OPTIMIZERS, ids=lambda v: str(v))
+def test_sqrt_optimizers_take_torchs_steps(rt, name, kwargs):
+    for seed in SEEDS:
+        for n in SIZES:
+            params = []
+            for lib in (rt, dv):
+                lib.manual_seed(seed)
+                p = lib.randn(n, requires_grad=True)
+                opt = getattr(lib.optim, name)([p], **kwargs)
+                for _ in range(8):
+                    p.grad = lib.randn(n) * 0.5
+                    opt.step()
+                params.append(p.tolist())
+            assert params[1] == params[0], (name, seed, n)
