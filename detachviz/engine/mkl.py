@@ -33,6 +33,7 @@ TORCH_MKL = "2024.2"  # the MKL torch 2.13 links: its LAPACK bits are torch's
 _VML_MODE = ctypes.c_int64(0x2 | 0x140000 | 0x100)  # VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE
 _COL_MAJOR = 102  # LAPACK_COL_MAJOR
 _GNU, _INTEL = 3, 0  # MKL_THREADING_GNU, MKL_THREADING_INTEL
+_DOMAIN_VML = 3  # MKL_DOMAIN_VML
 _CHUNK = (1 << 31) - 1  # MKL_INT is 32-bit (LP64)
 _PTR = ctypes.c_void_p
 _VML_TYPES = {np.dtype(np.float32): "vms", np.dtype(np.float64): "vmd"}
@@ -92,6 +93,9 @@ def library() -> Any:
         return None
     if not _threaded(lib):
         return None
+    # VML's bits do not depend on threads, its speed on a busy machine does (OpenMP barriers):
+    # elementwise calls run on the calling thread, LAPACK keeps torch's thread count
+    lib.MKL_Domain_Set_Num_Threads(ctypes.c_int(1), ctypes.c_int(_DOMAIN_VML))
     from importlib import metadata
 
     _State.lib = lib

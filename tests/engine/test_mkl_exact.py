@@ -46,7 +46,8 @@ def test_op_values_and_grads_are_torchs(rt, op, dtype):
 def test_strided_wide_and_special_inputs(rt, op):
     rt.manual_seed(3)
     base = rt.randn(64, 33) * rt.exp(rt.rand(64, 33) * 40 - 20)
-    base[0, :8] = rt.tensor([0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-40, 89.0, -104.0])
+    inf, nan = float("inf"), float("nan")
+    base[0, :8] = rt.tensor([0.0, -0.0, inf, -inf, nan, 1e-40, 89.0, -104.0])
     base = base.abs() if op in POSITIVE else base
     mine = dv.tensor(base.tolist())
     for pick in (lambda t: t, lambda t: t[:, ::2], lambda t: t.T, lambda t: t[::3, 1:]):
@@ -127,3 +128,42 @@ def test_sqrt_optimizers_take_torchs_steps(rt, name, kwargs):
                     opt.step()
                 params.append(p.tolist())
             assert params[1] == params[0], (name, seed, n)
+
+
+POLY_FIT = '''
+import math
+
+import torch
+
+torch.manual_seed(0)
+x = torch.linspace(-math.pi, math.pi, 2000)
+y = torch.sin(x)
+a, b, c, d = (torch.randn((), requires_grad=True) for _ in range(4))
+for t in range(2000):
+    loss = (a + b * x + c * x**2 + d * x**3 - y).pow(2).sum()
+    if t % 100 == 99:
+        print(t, loss.item())
+    loss.backward()
+    with torch.no_grad():
+        for p in (a, b, c, d):
+            p -= 1e-6 * p.grad
+            p.grad = None
+print(f"y = {a.item()} + {b.item()} x + {c.item()} x^2 + {d.item()} x^3")
+'''
+
+
+def test_polynomial_fit_tutorial_prints_torchs_digits(rt, tmp_path):
+    """The tutorial at full precision (tests/oracle/scripts/seed_poly_fit_sin.py prints 3
+    decimals, for the fallback): without MKL its 1399 loss differs by 1 ulp (sin)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "poly_fit.py"
+    script.write_text(POLY_FIT)
+    want = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    got = subprocess.run(
+        [sys.executable, "-m", "detachviz", "run", str(script)], capture_output=True, text=True
+    )
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout
+    assert len(want.stdout.splitlines()) == 21
