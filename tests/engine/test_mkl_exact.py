@@ -130,7 +130,7 @@ def test_sqrt_optimizers_take_torchs_steps(rt, name, kwargs):
             assert params[1] == params[0], (name, seed, n)
 
 
-POLY_FIT = '''
+POLY_FIT = """
 import math
 
 import torch
@@ -149,7 +149,7 @@ for t in range(2000):
             p -= 1e-6 * p.grad
             p.grad = None
 print(f"y = {a.item()} + {b.item()} x + {c.item()} x^2 + {d.item()} x^3")
-'''
+"""
 
 
 def test_polynomial_fit_tutorial_prints_torchs_digits(rt, tmp_path):
