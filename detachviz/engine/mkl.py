@@ -122,8 +122,11 @@ def vml(name: str) -> Any:
 
     def run(a: np.ndarray) -> np.ndarray:
         fn = fns[a.dtype]
-        x = a if a.flags.c_contiguous else np.ascontiguousarray(a)
-        out = np.empty(a.shape, a.dtype)
+        x = a
+        if not (a.flags.c_contiguous or a.flags.f_contiguous):
+            x = np.empty_like(a)  # dense, in a's memory order: the result keeps a's layout
+            np.copyto(x, a)  # as torch's (and numpy's) elementwise results do
+        out = np.empty_like(x)
         n, step = x.size, x.itemsize
         src, dst = x.ctypes.data, out.ctypes.data
         for start in range(0, n, _CHUNK):

@@ -167,3 +167,16 @@ def test_polynomial_fit_tutorial_prints_torchs_digits(rt, tmp_path):
     assert got.returncode == want.returncode == 0, got.stderr
     assert got.stdout == want.stdout
     assert len(want.stdout.splitlines()) == 21
+
+
+def test_results_keep_the_inputs_memory_layout():
+    """As torch's (and numpy's) elementwise ops: a transposed input gives a transposed result,
+    which decides later ops' paths (Linear on a non-contiguous input is mm + _unsafe_view)."""
+    import numpy as np
+
+    from detachviz.engine import transcendental
+
+    a = np.random.default_rng(0).random((5, 8, 6), dtype=np.float32).transpose(0, 2, 1)
+    for x in (a, a[:, ::2], np.asfortranarray(a), a[0], a[:, :, 1:]):
+        for op in ("sin", "tanh", "sqrt"):
+            assert getattr(transcendental, op)(x).strides == getattr(np, op)(x).strides
