@@ -1,13 +1,17 @@
-"""float32 sin, cos, exp, log, tanh and sigmoid as close to torch's CPU kernels as numpy gets.
+"""float32 sin, cos, exp, log, tanh, sqrt and sigmoid as torch's CPU kernels compute them.
+
+With the `exact` extra (engine/mkl.py) sin/cos/exp/log/tanh/sqrt of float32 and float64 call
+torch's own kernel, MKL's VML, and are bit-identical; each op picks that backend or the numpy
+fallback below once, on its first call. Without it:
 
 What torch 2.13 (the pip CPU build, MKL linked, AVX2 capability) runs for float32:
 
-- sin, cos, exp, log, tanh: `at::vml::v<op>`, which with MKL is Intel's VML (`vmsSin`, ...,
-  mode VML_HA) for every size and layout (strided inputs are copied to a buffer first). VML's
-  algorithms are not published; its results are within 1 ulp and agree with the correctly
-  rounded value in 93-99.9% of elements. numpy's own float32 kernels agree in only 60-90%, so
-  these are evaluated in float64 and rounded once (correctly rounded but for rare double
-  roundings): the closest reproducible stand-in for VML.
+- sin, cos, exp, log, tanh (and sqrt): `at::vml::v<op>`, which with MKL is Intel's VML
+  (`vmsSin`, ..., mode VML_HA) for every size and layout (strided inputs are buffered).
+  Without MKL no numpy code is bit-identical: VML's results are within 1 ulp and agree with
+  the correctly rounded value in 93-99.9% of elements, numpy's float32 kernels in only
+  60-90%, so these are evaluated in float64 and rounded once (correctly rounded but for rare
+  double roundings): the closest reproducible stand-in.
 - sigmoid: its own kernel (UnaryOpsKernel.cpp): contiguous runs are computed 16 at a time as
   `1 / (1 + exp(0 - x))` with Sleef's `expf8_u10` (reproduced below, its fused multiply-adds
   included), and the last `n % 16` elements (all of them when the input is strided) by the
@@ -15,7 +19,8 @@ What torch 2.13 (the pip CPU build, MKL linked, AVX2 capability) runs for float3
 
 Above EXACT_MAX elements the float64 evaluation would cost 2-10x numpy's float32 kernels, so
 large tensors keep numpy's float32 kernels (the large-tensor speed stays what it was).
-Float64 and other dtypes use numpy directly."""
+sqrt falls back to numpy (correctly rounded; VML HA's float32 sqrt is not, 82% agree). Float64
+and other dtypes use numpy directly."""
 
 from __future__ import annotations
 
@@ -42,11 +47,44 @@ def _rounded(f64: Any, f32: Any) -> Any:
     return op
 
 
-sin = _rounded(np.sin, np.sin)
-cos = _rounded(np.cos, np.cos)
-exp = _rounded(np.exp, np.exp)
-log = _rounded(np.log, np.log)
-tanh = _rounded(np.tanh, np.tanh)
+_VML_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _backed(vml_name: str, fallback: Any) -> Any:
+    """The op: MKL's VML `vml_name` for float32/float64 when engine.mkl loads (torch's own
+    kernel, so torch's bits), else `fallback`; chosen once, on the first call."""
+    chosen: list[Any] = []
+
+    def op(a: Any) -> Any:
+        if not chosen:
+            chosen.append(_pick(vml_name, fallback))
+        return chosen[0](a)
+
+    op.__name__ = fallback.__name__
+    op.fallback = fallback  # type: ignore[attr-defined]
+    return op
+
+
+def _pick(vml_name: str, fallback: Any) -> Any:
+    from detachviz.engine import mkl
+
+    vml = mkl.vml(vml_name)
+    if vml is None:
+        return fallback
+
+    def op(a: Any) -> Any:
+        a = np.asarray(a)
+        return vml(a) if a.dtype in _VML_DTYPES else fallback(a)
+
+    return op
+
+
+sin = _backed("Sin", _rounded(np.sin, np.sin))
+cos = _backed("Cos", _rounded(np.cos, np.cos))
+exp = _backed("Exp", _rounded(np.exp, np.exp))
+log = _backed("Ln", _rounded(np.log, np.log))
+tanh = _backed("Tanh", _rounded(np.tanh, np.tanh))
+sqrt = _backed("Sqrt", np.sqrt)  # numpy's is correctly rounded; VML HA's float32 is not always
 
 
 # Sleef's expf (sleefsimdsp.c, xexpf): q = rint(x / ln2), a two-part Cody-Waite reduction, a

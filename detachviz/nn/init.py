@@ -203,8 +203,8 @@ def trunc_normal_(
 
 def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
     """A (semi-)orthogonal matrix from the QR of a N(0, 1) draw, signs fixed by diag(R), as
-    torch. NOTE: torch factors with its LAPACK (MKL), we with numpy's; the normal draw is
-    bit-identical, Q agrees to float32 rounding (bits may differ in the last place)."""
+    torch. The QR is torch's own (MKL's geqrf/orgqr, bit-identical) with the `exact` extra,
+    else numpy's LAPACK: the normal draw is bit-identical, Q agrees to float32 rounding."""
     if tensor.dim() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
@@ -214,14 +214,22 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
     flat = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator).numpy()
     if rows < cols:
         flat = flat.T
-    q, r = np.linalg.qr(flat)
-    q = q * np.sign(np.diag(r))
+    q, r = _qr(flat)
+    q = q * np.sign(np.diag(r)).astype(q.dtype)
     if rows < cols:
         q = q.T
     with T.no_grad():
         tensor.copy_(T.from_numpy(np.ascontiguousarray(q)).view_as(tensor))
         tensor.mul_(gain)
     return tensor
+
+
+def _qr(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    from detachviz.engine import mkl
+
+    if a.dtype in (np.float32, np.float64) and mkl.lapack_available():
+        return mkl.qr(a)
+    return np.linalg.qr(a)
 
 
 def eye_(tensor: Tensor) -> Tensor:

@@ -146,7 +146,7 @@ def _unary_inplace(cls: type[Node], fn: Any, name: str) -> Any:
 
 exp_ = _unary_inplace(EXP, transcendental.exp, "exp_")
 log_ = _unary_inplace(LOG, transcendental.log, "log_")
-sqrt_ = _unary_inplace(SQRT, np.sqrt, "sqrt_")
+sqrt_ = _unary_inplace(SQRT, transcendental.sqrt, "sqrt_")
 neg_ = _unary_inplace(NEG, np.negative, "neg_")
 tanh_ = _unary_inplace(TANH, transcendental.tanh, "tanh_")
 sigmoid_ = _unary_inplace(SIGMOID, sigmoid_np, "sigmoid_")

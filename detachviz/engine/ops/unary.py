@@ -136,7 +136,7 @@ def _math(cls: type[Node], fn: Any, name: str) -> Any:
 
 exp = _math(EXP, transcendental.exp, "exp")
 log = _math(LOG, transcendental.log, "log")
-sqrt = _math(SQRT, np.sqrt, "sqrt")
+sqrt = _math(SQRT, transcendental.sqrt, "sqrt")
 sin = _math(SIN, transcendental.sin, "sin")
 cos = _math(COS, transcendental.cos, "cos")
 tanh = _math(TANH, transcendental.tanh, "tanh")
