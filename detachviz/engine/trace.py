@@ -370,13 +370,24 @@ class Recorder:
         line is kept as (code, instruction offset), looked up only when asked."""
         if self.strong:
             return self._record_strong(op, inputs, outputs, cut, inplace)
-        take = self._input
-        if len(inputs) == 1:
-            ins: tuple[Ref, ...] = (take(inputs[0]),)
-        elif len(inputs) == 2:
-            ins = (take(inputs[0]), take(inputs[1]))
-        else:
-            ins = tuple([take(x) for x in inputs])
+        # NOTE: most inputs are the unchanged output of an earlier op: their latest snapshot
+        # is taken here without a call (`_input` is the general case)
+        ins: Any = []
+        for x in inputs:
+            try:
+                old = x._trace
+                fn = old._fn
+                if (
+                    old.owner is self
+                    and (x._grad_fn is None if fn is None else fn() is x._grad_fn)
+                    and old.requires_grad == x._requires_grad
+                ):
+                    ins.append(old)
+                    continue
+            except AttributeError:  # a Ref, or a tensor no recorder has seen
+                pass
+            ins.append(self._input(x))
+        ins = tuple(ins)
         ge = state.grad_enabled
         if cut is None and not ge:
             # NOTE: an in-place write into a tensor that requires grad (an optimizer step,
@@ -406,16 +417,31 @@ class Recorder:
                     rec._at = frame.f_lasti
                     break
                 frame = frame.f_back
-        if len(outputs) == 1:
-            rec.outputs = (self._output(outputs[0], rec),)
+        if len(outputs) == 1:  # `_output`, inlined
+            t = outputs[0]
+            ref = _new(Ref)
+            ref.requires_grad = t._requires_grad
+            ref.producer = rec
+            ref._shape = t._data.shape
+            ref.owner = self
+            ref._t = _weakref(t)
+            t._trace = ref
+            fn = t._grad_fn
+            if fn is None:
+                ref._fn = None
+            else:
+                ref._fn = wfn = _weakref(fn)
+                fn._trace = rec
+                if fn._saved:
+                    rec._saved_raw = (wfn, fn._saved)
+            rec.outputs = (ref,)
         elif outputs:
             rec.outputs = tuple([self._output(t, rec) for t in outputs])
-        else:
-            rec.outputs = ()
-        if outputs:
             fn = outputs[0]._grad_fn
             if fn is not None and fn._saved:
                 rec._saved_raw = (_weakref(fn), fn._saved)
+        else:
+            rec.outputs = ()
         if cut is not None or inplace or not outputs:
             self._keep(rec)
         log = self._log
