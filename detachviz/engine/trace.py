@@ -11,6 +11,7 @@ A record keeps *snapshots* of its tensors (`Ref`): the tensor object plus its `g
 
 from __future__ import annotations
 
+import gc
 import sys
 import weakref
 from typing import Any
@@ -267,6 +268,8 @@ class Recorder:
         self._log: list[Any] = []  # weak references to the records `record()` made
         self._count = 0
         self._compact_at = 1024
+        self._writes: list[Any] = []  # weak references to the in-place writes, in order
+        self._compact_writes_at = 1024
         # Strong mode (a recorder started inside another one): id(tensor) -> its latest
         # snapshot, ids kept valid by `_alive`, as the engine's own slots cannot be shared.
         self._refs: dict[int, Ref] = {}
@@ -550,6 +553,10 @@ class Recorder:
         """An in-place write lives as long as the memory it wrote can be read: while a tensor
         sharing the target's version counter lives (its views, what it was detached from)
         or, for a target reached through `.data` (and views of it), the `.data` source."""
+        self._writes.append(_weakref(rec))
+        if len(self._writes) >= self._compact_writes_at:
+            self._compact_writes()
+            self._compact_writes_at = max(1024, 2 * len(self._writes))
         ref = rec.inputs[0]
         vc = ref.tensor._vc
         if vc is not None:
@@ -565,6 +572,60 @@ class Recorder:
             # small cycle through the write's inputs, freed by the garbage collector)
             source = ref.producer.inputs[0]
             source.anchored = (*getattr(source, "anchored", ()), rec)
+
+    def _compact_writes(self) -> None:
+        """Let go of the in-place writes no drawing can show: a training loop's optimizer
+        updates would otherwise keep every step's writes (each write's input is the target
+        as the previous write left it).
+
+        Capture draws a write into a saved tensor, when the backward node that saved it is
+        alive and saved it before the write (a node made later saved the written value),
+        and it walks back through a value's writes only when a cut lies behind them. So a
+        write that made no backward node, has no cut behind it, is not its target's latest
+        and has no live node before it that saved the target's memory can never be drawn:
+        its output snapshot forgets it (as if the target came from nowhere, which capture
+        treats alike), and nothing else keeps it. Nodes only die, so this stays true.
+        (A write through `.data` always has a cut behind it: it is kept by its source.)"""
+        # NOTE: a dead step's nodes are often cyclic garbage (a record and its output
+        # snapshot point at each other) that would pass for live savers until collected
+        gc.collect()
+        writes = [w for r in self._writes if (w := r()) is not None]
+        records = self.records
+        reaches: dict[int, bool] = {}  # as capture's `_index`: a cut lies behind the record
+        saved_at: dict[int, int] = {}  # storage address -> the first live node saving it
+        for rec in records:
+            hit = bool(rec.cut_sources) or any(
+                r.producer is not None and reaches.get(r.producer.index, False)
+                for r in rec.inputs
+                if not r.requires_grad
+            )
+            reaches[rec.index] = hit
+            for sv in rec.saved if rec._saved_raw is not None else ():
+                if sv.tensor is not None:
+                    saved_at.setdefault(sv.tensor.untyped_storage().data_ptr(), rec.index)
+        kept = []
+        dropped: set[int] = set()
+        for w in writes:
+            target = w.inputs[0].tensor  # pinned by the write
+            latest = getattr(target, "_trace", None)
+            out = w.outputs[0] if w.outputs else None
+            if (
+                out is None
+                or w.op == vocab.DETACH_
+                or reaches.get(w.index, True)
+                or (latest is not None and latest.producer is w)
+                or out.grad_fn is not w.inputs[0].grad_fn
+                or saved_at.get(target.untyped_storage().data_ptr(), w.index + 1) < w.index
+            ):
+                kept.append(_weakref(w))
+                continue
+            out.producer = None
+            dropped.add(id(w))
+            vc = target._vc
+            writes_into = getattr(vc, "_trace", None) if vc is not None else None
+            if writes_into is not None:
+                writes_into[:] = [x for x in writes_into if id(x) not in dropped]
+        self._writes = kept
 
     def _differentiated(self, rec: Record) -> None:
         """A backward()/autograd.grad() record lives as long as one of its roots does (its
