@@ -119,7 +119,7 @@ class Record:
         self.outputs = outputs
         self.cut = cut
         self._code: Any = None
-        self._at = line
+        self._at: Any = line  # the line, or with `_code` the instruction offset
         self.inplace = inplace
         self.grad_enabled = grad_enabled
         # (node, node._saved) as the op left them: the node frees its saved tensors at
