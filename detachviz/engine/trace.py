@@ -269,7 +269,7 @@ class Recorder:
         self._count = 0
         self._compact_at = 1024
         self._writes: list[Any] = []  # weak references to the in-place writes, in order
-        self._compact_writes_at = 1024
+        self._compact_writes_at = 4096
         # Strong mode (a recorder started inside another one): id(tensor) -> its latest
         # snapshot, ids kept valid by `_alive`, as the engine's own slots cannot be shared.
         self._refs: dict[int, Ref] = {}
@@ -556,7 +556,7 @@ class Recorder:
         self._writes.append(_weakref(rec))
         if len(self._writes) >= self._compact_writes_at:
             self._compact_writes()
-            self._compact_writes_at = max(1024, 2 * len(self._writes))
+            self._compact_writes_at = max(4096, 2 * len(self._writes))
         ref = rec.inputs[0]
         vc = ref.tensor._vc
         if vc is not None:
@@ -605,6 +605,7 @@ class Recorder:
                     saved_at.setdefault(sv.tensor.untyped_storage().data_ptr(), rec.index)
         kept = []
         dropped: set[int] = set()
+        counters: dict[int, Any] = {}
         for w in writes:
             target = w.inputs[0].tensor  # pinned by the write
             latest = getattr(target, "_trace", None)
@@ -621,8 +622,10 @@ class Recorder:
                 continue
             out.producer = None
             dropped.add(id(w))
-            vc = target._vc
-            writes_into = getattr(vc, "_trace", None) if vc is not None else None
+            if target._vc is not None:
+                counters[id(target._vc)] = target._vc
+        for vc in counters.values():  # the version counters list their writes too
+            writes_into = getattr(vc, "_trace", None)
             if writes_into is not None:
                 writes_into[:] = [x for x in writes_into if id(x) not in dropped]
         self._writes = kept

@@ -121,7 +121,7 @@ def test_a_loop_keeps_a_bounded_history_of_writes():
     the write a drawing shows (into a tensor a live node saved) is still drawn."""
     code = PROGRAMS["momentum sgd for many steps, then a write into a saved tensor"]
     kept, graphs = {}, {}
-    steps = 480
+    steps = 640  # 4,477 writes: one pass at 4,096
     for keep in (False, True):
         namespace: dict = {"__name__": "__main__"}
         with compat_modules(), trace.recording("<prog>") as rec:
@@ -140,5 +140,5 @@ def test_a_loop_keeps_a_bounded_history_of_writes():
     # per step and parameter buf.mul_, buf.add_, p.add_ (the first step clones buf), then
     # scale.mul_; and the last scale.add_
     assert kept[True] == steps * (2 * 3 + 1) - 2 * 2 + 1
-    # the writes are let go in batches of 1024 (trace.py's `_compact_writes`)
+    # the writes are let go in batches of 4,096 (trace.py's `_compact_writes`)
     assert kept[False] < 1024, kept
