@@ -4,11 +4,14 @@ A training loop makes a new graph every step; `run` lets each step's tensors go 
 the script drops them, and `render`/`grad` must too: they draw only the last step's graph
 (and the cuts that reach it), so their peak memory and time should stay near `run`'s.
 
-Each command runs as a fresh process; its peak RSS comes from the kernel (wait4's ru_maxrss)
-and its time from the wall clock. `render -f dot` is timed as well: it is `render` without
-the layout, which is what the target (time <= 1.5x run's plus layout) compares. Every figure
-is a median over --repeat runs, the commands alternating so machine load hits them alike;
-ratios are against `run` from the same run.
+Each command runs as a fresh process; its peak RSS comes from the kernel (wait4's ru_maxrss),
+its time from the wall clock and its CPU time (user + system, which machine load inflates
+far less) from the kernel too. BLAS runs single-threaded (OPENBLAS_NUM_THREADS=1 and
+friends): on a small shared machine its spinning threads made a run 10x slower and noisy.
+`render -f dot` is timed as well: it is `render` without the layout, which is what the
+target (time <= 1.5x run's plus layout) compares. Every figure is a median over --repeat
+runs, the commands alternating so machine load hits them alike; ratios are against `run`
+from the same run.
 
     python scripts/bench_training_loop.py [--repeat 3] [--steps 200,2000] [--json OUT]
 """
@@ -100,9 +103,12 @@ for t in range({steps}):
 PROGRAMS = {"dynamic_net": DYNAMIC_NET, "polynomial": POLYNOMIAL}
 
 
-def measure(cmd: list[str], cwd: str) -> tuple[float, float]:
-    """(seconds, peak RSS in MB) of one fresh process."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def measure(cmd: list[str], cwd: str) -> tuple[float, float, float]:
+    """(seconds, CPU seconds, peak RSS in MB) of one fresh process."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **dict.fromkeys(THREADS, "1")}
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -110,7 +116,8 @@ def measure(cmd: list[str], cwd: str) -> tuple[float, float]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed with exit code {proc.returncode}")
-    return seconds, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+    cpu = usage.ru_utime + usage.ru_stime
+    return seconds, cpu, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
 
 
 COMMANDS = {
@@ -126,17 +133,23 @@ def bench(program: str, steps: int, repeat: int, commands: list[str]) -> dict[st
         script = Path(tmp) / f"{program}.py"
         script.write_text(PROGRAMS[program].format(steps=steps))
         times: dict[str, list[float]] = {c: [] for c in commands}
+        cpus: dict[str, list[float]] = {c: [] for c in commands}
         peaks: dict[str, list[float]] = {c: [] for c in commands}
         for _ in range(repeat):
             for c in commands:
                 cmd = [sys.executable, "-m", "detachviz", *COMMANDS[c][:1], script.name]
                 cmd += COMMANDS[c][1:]
-                s, mb = measure(cmd, tmp)
+                s, cpu, mb = measure(cmd, tmp)
                 times[c].append(s)
+                cpus[c].append(cpu)
                 peaks[c].append(mb)
     out = {}
     for c in commands:
-        out[c] = {"seconds": statistics.median(times[c]), "peak_mb": statistics.median(peaks[c])}
+        out[c] = {
+            "seconds": statistics.median(times[c]),
+            "cpu_seconds": statistics.median(cpus[c]),
+            "peak_mb": statistics.median(peaks[c]),
+        }
     return out
 
 
@@ -150,8 +163,8 @@ def main() -> None:
     args = ap.parse_args()
     commands = args.commands.split(",")
     rows = []
-    print("| program | steps | command | time s | × run | peak MB | × run |")
-    print("|---|---:|---|---:|---:|---:|---:|")
+    print("| program | steps | command | time s | × run | CPU s | × run | peak MB | × run |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
     for program in args.programs.split(","):
         for steps in (int(s) for s in args.steps.split(",")):
             got = bench(program, steps, args.repeat, commands)
@@ -159,9 +172,11 @@ def main() -> None:
             for c in commands:
                 g = got[c]
                 t_ratio = g["seconds"] / base["seconds"]
+                c_ratio = g["cpu_seconds"] / base["cpu_seconds"]
                 m_ratio = g["peak_mb"] / base["peak_mb"]
                 print(
                     f"| {program} | {steps} | `{c}` | {g['seconds']:.2f} | {t_ratio:.2f} "
+                    f"| {g['cpu_seconds']:.2f} | {c_ratio:.2f} "
                     f"| {g['peak_mb']:.0f} | {m_ratio:.2f} |",
                     flush=True,
                 )

@@ -11,6 +11,7 @@ A record keeps *snapshots* of its tensors (`Ref`): the tensor object plus its `g
 
 from __future__ import annotations
 
+import gc
 import sys
 import weakref
 from typing import Any
@@ -20,6 +21,7 @@ from detachviz.engine.node import SavedVariable
 from detachviz.graph import vocab
 
 _new = object.__new__
+_getframe = sys._getframe
 _weakref = weakref.ref
 _Weak = weakref.ReferenceType
 
@@ -96,7 +98,7 @@ class Record:
     """
 
     __slots__ = (
-        "index", "op", "inputs", "outputs", "cut", "line", "inplace", "grad_enabled",
+        "index", "op", "inputs", "outputs", "cut", "_code", "_at", "inplace", "grad_enabled",
         "_saved_raw", "_pins", "__weakref__",
     )  # fmt: skip
 
@@ -116,7 +118,8 @@ class Record:
         self.inputs = inputs
         self.outputs = outputs
         self.cut = cut
-        self.line = line
+        self._code: Any = None
+        self._at: Any = line  # the line, or with `_code` the instruction offset
         self.inplace = inplace
         self.grad_enabled = grad_enabled
         # (node, node._saved) as the op left them: the node frees its saved tensors at
@@ -124,6 +127,24 @@ class Record:
         # The node may be held weakly (then the record lives only as long as it does).
         self._saved_raw: tuple[Any, Any] | None = None
         self._pins: tuple[Any, ...] = ()
+
+    @property
+    def line(self) -> int | None:
+        """The script line the op ran at (None if it ran outside the script)."""
+        # NOTE: `record` keeps the script frame's code and instruction offset; the line
+        # number is looked up from them only when asked (most records are never asked).
+        code = self._code
+        if code is None:
+            return self._at  # type: ignore[no-any-return]
+        line = _line_at(code, self._at)
+        self._code = None
+        self._at = line
+        return line
+
+    @line.setter
+    def line(self, value: int | None) -> None:
+        self._code = None
+        self._at = value
 
     @property
     def cut_sources(self) -> tuple[Ref, ...]:
@@ -180,6 +201,27 @@ class Record:
         return f"<Record #{self.index} {self.op} line={self.line} cut={self.cut}>"
 
 
+# code object -> {instruction offset: line}, filled as records are asked for their line
+_LINES: weakref.WeakKeyDictionary[Any, dict[int, int | None]] = weakref.WeakKeyDictionary()
+
+
+def _line_at(code: Any, lasti: int) -> int | None:
+    """The line of the instruction at byte offset `lasti` of `code` (what the frame's
+    `f_lineno` said while it ran there)."""
+    lines = _LINES.get(code)
+    if lines is None:
+        lines = _LINES[code] = {}
+    line = lines.get(lasti, -1)
+    if line == -1:
+        line = None
+        for start, end, number in code.co_lines():
+            if start <= lasti < end:
+                line = number
+                break
+        lines[lasti] = line
+    return line
+
+
 def saved_attrs(fn: Any) -> dict[str, Any]:
     """A backward node's `_saved_*` attributes by name (without the prefix), those that can
     be read now (torch raises on one backward freed)."""
@@ -226,6 +268,8 @@ class Recorder:
         self._log: list[Any] = []  # weak references to the records `record()` made
         self._count = 0
         self._compact_at = 1024
+        self._writes: list[Any] = []  # weak references to the in-place writes, in order
+        self._compact_writes_at = 4096
         # Strong mode (a recorder started inside another one): id(tensor) -> its latest
         # snapshot, ids kept valid by `_alive`, as the engine's own slots cannot be shared.
         self._refs: dict[int, Ref] = {}
@@ -332,29 +376,28 @@ class Recorder:
         snapshot must be taken before the write, so call `snapshot()` first and pass Refs.
 
         NOTE: this runs on every op while recording, so it is written out flat: objects are
-        made without __init__ calls, and `_ref` and the line lookup are inlined."""
-        strong = self.strong
-        ins = []
+        made without __init__ calls, the single-output case builds no lists, and the script
+        line is kept as (code, instruction offset), looked up only when asked."""
+        if self.strong:
+            return self._record_strong(op, inputs, outputs, cut, inplace)
+        # NOTE: most inputs are the unchanged output of an earlier op: their latest snapshot
+        # is taken here without a call (`_input` is the general case)
+        ins: Any = []
         for x in inputs:
-            if type(x) is not Ref:
-                if strong:
-                    x = self._ref(x)
-                else:
-                    try:
-                        old = x._trace
-                    except AttributeError:  # never seen by a recorder
-                        old = None
-                    fn = x._grad_fn
-                    rg = x._requires_grad
-                    if old is None or old.owner is not self:
-                        x = self._new_ref(x, fn, rg, None)
-                    else:
-                        ofn = old._fn
-                        if (fn is None if ofn is None else ofn() is fn) and old.requires_grad == rg:
-                            x = old
-                        else:
-                            x = self._new_ref(x, fn, rg, old.producer)
-            ins.append(x)
+            try:
+                old = x._trace
+                fn = old._fn
+                if (
+                    old.owner is self
+                    and (x._grad_fn is None if fn is None else fn() is x._grad_fn)
+                    and old.requires_grad == x._requires_grad
+                ):
+                    ins.append(old)
+                    continue
+            except AttributeError:  # a Ref, or a tensor no recorder has seen
+                pass
+            ins.append(self._input(x))
+        ins = tuple(ins)
         ge = state.grad_enabled
         if cut is None and not ge:
             # NOTE: an in-place write into a tensor that requires grad (an optimizer step,
@@ -363,58 +406,52 @@ class Recorder:
                 if r.requires_grad:
                     cut = "no_grad"
                     break
-        # the line of the innermost frame that belongs to the script being run
-        line = None
-        script = self.script
-        if script is not None:
-            frame: Any = sys._getframe(1)
-            while frame is not None:
-                if frame.f_code.co_filename == script:
-                    line = frame.f_lineno
-                    break
-                frame = frame.f_back
         rec = _new(Record)
         rec.index = self._count
         self._count += 1
         rec.op = op
-        rec.inputs = tuple(ins)
+        rec.inputs = ins
         rec.cut = cut
-        rec.line = line
         rec.inplace = inplace
         rec.grad_enabled = ge
         rec._saved_raw = None
-        if outputs:
-            outs = []
-            for t in outputs:
-                ref = _new(Ref)
-                fn = t._grad_fn
-                ref.requires_grad = t._requires_grad
-                ref.producer = rec
-                ref._shape = t._data.shape
-                ref.owner = self
-                if strong:
-                    ref._t = t
-                    ref._fn = fn
-                    self._refs[id(t)] = ref
-                    self._alive.append(t)
-                else:
-                    ref._t = _weakref(t)
-                    t._trace = ref
-                    if fn is None:
-                        ref._fn = None
-                    else:
-                        ref._fn = _weakref(fn)
-                        fn._trace = rec
-                outs.append(ref)
-            rec.outputs = tuple(outs)
+        # where: the innermost frame that belongs to the script being run
+        rec._code = rec._at = None
+        script = self.script
+        if script is not None:
+            frame: Any = _getframe(1)
+            while frame is not None:
+                code = frame.f_code
+                if code.co_filename == script:
+                    rec._code = code
+                    rec._at = frame.f_lasti
+                    break
+                frame = frame.f_back
+        if len(outputs) == 1:  # `_output`, inlined
+            t = outputs[0]
+            ref = _new(Ref)
+            ref.requires_grad = t._requires_grad
+            ref.producer = rec
+            ref._shape = t._data.shape
+            ref.owner = self
+            ref._t = _weakref(t)
+            t._trace = ref
+            fn = t._grad_fn
+            if fn is None:
+                ref._fn = None
+            else:
+                ref._fn = wfn = _weakref(fn)
+                fn._trace = rec
+                if fn._saved:
+                    rec._saved_raw = (wfn, fn._saved)
+            rec.outputs = (ref,)
+        elif outputs:
+            rec.outputs = tuple([self._output(t, rec) for t in outputs])
             fn = outputs[0]._grad_fn
             if fn is not None and fn._saved:
-                rec._saved_raw = (fn if strong else _weakref(fn), fn._saved)
+                rec._saved_raw = (_weakref(fn), fn._saved)
         else:
             rec.outputs = ()
-        if strong:
-            self._list.append(rec)
-            return rec
         if cut is not None or inplace or not outputs:
             self._keep(rec)
         log = self._log
@@ -422,6 +459,88 @@ class Recorder:
         if len(log) >= self._compact_at:
             self._log = log = [w for w in log if w() is not None]
             self._compact_at = max(1024, 2 * len(log))
+        return rec
+
+    def _input(self, x: Any) -> Ref:
+        """An op's input as a snapshot: the tensor's latest one while its autograd state is
+        unchanged (most inputs are the unchanged output of an earlier op)."""
+        if type(x) is Ref:
+            return x
+        try:
+            old = x._trace
+        except AttributeError:  # never seen by a recorder
+            return self._new_ref(x, x._grad_fn, x._requires_grad, None)
+        fn = x._grad_fn
+        if old.owner is self and old.requires_grad == x._requires_grad:
+            ofn = old._fn
+            if fn is None if ofn is None else ofn() is fn:
+                return old  # type: ignore[no-any-return]
+        producer = old.producer if old.owner is self else None
+        return self._new_ref(x, fn, x._requires_grad, producer)
+
+    def _output(self, t: Any, rec: Record) -> Ref:
+        """The snapshot of an op's output `t`, made by `rec`; it becomes `t`'s latest."""
+        ref = _new(Ref)
+        fn = t._grad_fn
+        ref.requires_grad = t._requires_grad
+        ref.producer = rec
+        ref._shape = t._data.shape
+        ref.owner = self
+        ref._t = _weakref(t)
+        t._trace = ref
+        if fn is None:
+            ref._fn = None
+        else:
+            ref._fn = _weakref(fn)
+            fn._trace = rec
+        return ref
+
+    def _record_strong(
+        self,
+        op: str,
+        inputs: tuple[Any, ...],
+        outputs: tuple[Any, ...],
+        cut: str | None,
+        inplace: bool,
+    ) -> Record:
+        """`record` for a recorder started inside another: everything is held strongly
+        and kept for the whole run."""
+        ins = tuple([x if type(x) is Ref else self._ref(x) for x in inputs])
+        ge = state.grad_enabled
+        if cut is None and not ge:
+            for r in ins[1:] if inplace else ins:
+                if r.requires_grad:
+                    cut = "no_grad"
+                    break
+        line = None
+        script = self.script
+        if script is not None:
+            frame: Any = _getframe(2)
+            while frame is not None:
+                if frame.f_code.co_filename == script:
+                    line = frame.f_lineno
+                    break
+                frame = frame.f_back
+        rec = Record(self._count, op, ins, (), cut, line, inplace, ge)
+        self._count += 1
+        outs = []
+        for t in outputs:
+            ref = _new(Ref)
+            ref.requires_grad = t._requires_grad
+            ref.producer = rec
+            ref._shape = t._data.shape
+            ref.owner = self
+            ref._t = t
+            ref._fn = t._grad_fn
+            self._refs[id(t)] = ref
+            self._alive.append(t)
+            outs.append(ref)
+        rec.outputs = tuple(outs)
+        if outputs:
+            fn = outputs[0]._grad_fn
+            if fn is not None and fn._saved:
+                rec._saved_raw = (fn, fn._saved)
+        self._list.append(rec)
         return rec
 
     def _keep(self, rec: Record) -> None:
@@ -441,6 +560,10 @@ class Recorder:
         """An in-place write lives as long as the memory it wrote can be read: while a tensor
         sharing the target's version counter lives (its views, what it was detached from)
         or, for a target reached through `.data` (and views of it), the `.data` source."""
+        self._writes.append(_weakref(rec))
+        if len(self._writes) >= self._compact_writes_at:
+            self._compact_writes()
+            self._compact_writes_at = max(4096, 2 * len(self._writes))
         ref = rec.inputs[0]
         vc = ref.tensor._vc
         if vc is not None:
@@ -456,6 +579,63 @@ class Recorder:
             # small cycle through the write's inputs, freed by the garbage collector)
             source = ref.producer.inputs[0]
             source.anchored = (*getattr(source, "anchored", ()), rec)
+
+    def _compact_writes(self) -> None:
+        """Let go of the in-place writes no drawing can show: a training loop's optimizer
+        updates would otherwise keep every step's writes (each write's input is the target
+        as the previous write left it).
+
+        Capture draws a write into a saved tensor, when the backward node that saved it is
+        alive and saved it before the write (a node made later saved the written value),
+        and it walks back through a value's writes only when a cut lies behind them. So a
+        write that made no backward node, has no cut behind it, is not its target's latest
+        and has no live node before it that saved the target's memory can never be drawn:
+        its output snapshot forgets it (as if the target came from nowhere, which capture
+        treats alike), and nothing else keeps it. Nodes only die, so this stays true.
+        (A write through `.data` always has a cut behind it: it is kept by its source.)"""
+        # NOTE: a dead step's nodes are often cyclic garbage (a record and its output
+        # snapshot point at each other) that would pass for live savers until collected
+        gc.collect()
+        writes = [w for r in self._writes if (w := r()) is not None]
+        records = self.records
+        reaches: dict[int, bool] = {}  # as capture's `_index`: a cut lies behind the record
+        saved_at: dict[int, int] = {}  # storage address -> the first live node saving it
+        for rec in records:
+            hit = bool(rec.cut_sources) or any(
+                r.producer is not None and reaches.get(r.producer.index, False)
+                for r in rec.inputs
+                if not r.requires_grad
+            )
+            reaches[rec.index] = hit
+            for sv in rec.saved if rec._saved_raw is not None else ():
+                if sv.tensor is not None:
+                    saved_at.setdefault(sv.tensor.untyped_storage().data_ptr(), rec.index)
+        kept = []
+        dropped: set[int] = set()
+        counters: dict[int, Any] = {}
+        for w in writes:
+            target = w.inputs[0].tensor  # pinned by the write
+            latest = getattr(target, "_trace", None)
+            out = w.outputs[0] if w.outputs else None
+            if (
+                out is None
+                or w.op == vocab.DETACH_
+                or reaches.get(w.index, True)
+                or (latest is not None and latest.producer is w)
+                or out.grad_fn is not w.inputs[0].grad_fn
+                or saved_at.get(target.untyped_storage().data_ptr(), w.index + 1) < w.index
+            ):
+                kept.append(_weakref(w))
+                continue
+            out.producer = None
+            dropped.add(id(w))
+            if target._vc is not None:
+                counters[id(target._vc)] = target._vc
+        for vc in counters.values():  # the version counters list their writes too
+            writes_into = getattr(vc, "_trace", None)
+            if writes_into is not None:
+                writes_into[:] = [x for x in writes_into if id(x) not in dropped]
+        self._writes = kept
 
     def _differentiated(self, rec: Record) -> None:
         """A backward()/autograd.grad() record lives as long as one of its roots does (its

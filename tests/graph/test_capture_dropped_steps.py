@@ -58,6 +58,23 @@ PROGRAMS = {
                 w -= 0.01 * w.grad
             w.grad.zero_()
     """,
+    "momentum sgd for many steps, then a write into a saved tensor": """
+        w = torch.ones(3, requires_grad=True)
+        b = torch.zeros(3, requires_grad=True)
+        scale = torch.arange(3.0)
+        opt = torch.optim.SGD([w, b], lr=0.01, momentum=0.9)
+        for step in range(120):
+            h = (w * scale + b).tanh()
+            loss = ((h - h.detach() * 0.5) ** 2).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            with torch.no_grad():
+                scale.mul_(0.999)
+        extra = (w * scale).sum()
+        with torch.no_grad():
+            scale.add_(1.0)
+    """,
 }
 
 
@@ -96,3 +113,32 @@ def test_a_loop_keeps_only_its_last_step_recorded():
             gc.collect()
             counts[keep] = sum(1 for r in rec.records if r.op == "tanh")
     assert counts == {False: 1, True: 30}
+
+
+def test_a_loop_keeps_a_bounded_history_of_writes():
+    """An optimizer's updates write into the same live tensors every step; the writes no
+    drawing can show are let go, so what stays recorded does not grow with the steps, and
+    the write a drawing shows (into a tensor a live node saved) is still drawn."""
+    code = PROGRAMS["momentum sgd for many steps, then a write into a saved tensor"]
+    kept, graphs = {}, {}
+    steps = 640  # 4,477 writes: one pass at 4,096
+    for keep in (False, True):
+        namespace: dict = {"__name__": "__main__"}
+        with compat_modules(), trace.recording("<prog>") as rec:
+            rec.strong = keep
+            namespace.update(prebound())
+            program = textwrap.dedent(code).replace("range(120)", f"range({steps})")
+            exec(compile(program, "<prog>", "exec"), namespace)
+            gc.collect()
+            kept[keep] = sum(1 for r in rec.records if r.inplace)
+            result = RunResult(path=None, namespace=namespace, recorder=rec)  # type: ignore[arg-type]
+            roots = pick_roots(result, ["extra"])
+            graphs[keep] = capture(roots, rec, tensor_names(namespace)).to_json()
+    assert graphs[False] == graphs[True]
+    edges = json.loads(graphs[False])["edges"]
+    assert [e["write"] for e in edges if e["write"]] == ["inplace"]  # scale.add_ after extra
+    # per step and parameter buf.mul_, buf.add_, p.add_ (the first step clones buf), then
+    # scale.mul_; and the last scale.add_
+    assert kept[True] == steps * (2 * 3 + 1) - 2 * 2 + 1
+    # the writes are let go in batches of 4,096 (trace.py's `_compact_writes`)
+    assert kept[False] < 1024, kept
