@@ -91,16 +91,19 @@ class Variable(metaclass=_VariableMeta):
 def module_getattr(
     namespace: dict[str, Any], prefix: str, submodules: dict[str, str], methods: bool
 ) -> Callable[[str], Any]:
-    """A module `__getattr__` for the namespace whose globals are `namespace`: imports the
-    lazily loaded `submodules` (name -> module path) on first use and, with `methods`, makes
-    a tensor method available as a function (`torch.exp_(x)` is `x.exp_()`)."""
+    """A module `__getattr__` for the namespace whose globals are `namespace`: binds the names
+    of `submodules` on first use (name -> "module path" for a submodule, "module path:name"
+    for a name of a module that is costly to import) and, with `methods`, makes a tensor
+    method available as a function (`torch.exp_(x)` is `x.exp_()`)."""
 
     def getattr_(name: str) -> Any:
         target = submodules.get(name)
         if target is not None:
-            mod = importlib.import_module(target)
-            namespace[name] = mod
-            return mod
+            path, _, attr = target.partition(":")
+            mod = importlib.import_module(path)
+            value = getattr(mod, attr) if attr else mod
+            namespace[name] = value
+            return value
         if name.startswith("__"):
             raise AttributeError(name)
         method = getattr(Tensor, name, None) if methods and not name.startswith("_") else None
@@ -115,3 +118,12 @@ def module_getattr(
         raise refuse(f"{prefix}.{name}")
 
     return getattr_
+
+
+def module_dir(namespace: dict[str, Any], submodules: dict[str, str]) -> Callable[[], list[str]]:
+    """A module `__dir__` listing the names `module_getattr` binds on first use as well."""
+
+    def dir_() -> list[str]:
+        return sorted(set(namespace) | set(submodules))
+
+    return dir_

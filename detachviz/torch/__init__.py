@@ -291,18 +291,17 @@ layer_norm = _layernorm.layer_norm
 native_layer_norm = _layernorm.native_layer_norm
 unsafe_chunk = _rnn.unsafe_chunk
 unsafe_split = _rnn.unsafe_split
-# torch.save / torch.load (PyTorch's zip format)
-from detachviz.serialization import load as load  # noqa: E402
-from detachviz.serialization import save as save  # noqa: E402
-
-# lazily imported submodules (written elsewhere; a missing one must not break `import torch`)
+# bound on first use: the submodules, and torch.save / torch.load (PyTorch's zip format),
+# whose module imports zipfile, pickle and hashlib
 _SUBMODULES = {
     "autograd": "detachviz.torch.autograd",
     "func": "detachviz.engine.func",
     "linalg": "detachviz.torch.linalg",
+    "load": "detachviz.serialization:load",
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
     "random": "detachviz.torch.random",
+    "save": "detachviz.serialization:save",
     "serialization": "detachviz.serialization",
     "utils": "detachviz.utils",
 }
@@ -320,6 +319,7 @@ set_default_device = _device.set_default_device
 get_default_device = _device.get_default_device
 
 __getattr__ = _ns.module_getattr(globals(), "torch", _SUBMODULES, methods=True)
+__dir__ = _ns.module_dir(globals(), _SUBMODULES)
 _sig.bind_namespace(globals())  # torch's call forms: keywords for positionals, out=
 
 __all__ = ["Tensor", "Size", "tensor", "ones", "zeros", "no_grad"]
