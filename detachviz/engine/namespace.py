@@ -10,13 +10,17 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from detachviz.engine import deferred, state
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import state
-from detachviz.engine.ops import embedding, loss, pool
-from detachviz.engine.ops import pad as padding
 from detachviz.engine.promote import promote_pair
 from detachviz.engine.tensor import Tensor
 from detachviz.engine.unsupported import refuse
+
+# op families imported on first use (engine/deferred.py)
+embedding = deferred.family("embedding")
+loss = deferred.family("loss")
+padding = deferred.family("pad")
+pool = deferred.family("pool")
 
 
 def is_tensor(obj: Any) -> bool:
@@ -62,6 +66,9 @@ class _NN:
     max_pool2d_with_indices = staticmethod(pool.max_pool2d_with_indices)
     one_hot = staticmethod(embedding.one_hot)
     pad = staticmethod(padding.pad)
+
+
+deferred.site(_NN)
 
 
 class _CModule:
