@@ -127,7 +127,8 @@ class _TorchModules:
     def find_spec(self, fullname: str, path: object, target: object = None) -> Any:
         real = COMPAT_MODULES.get(fullname)
         if real is not None:
-            return importlib.util.spec_from_loader(fullname, _Alias(fullname, real))
+            loader: Any = _Alias(fullname, real)  # a loader by protocol, not importlib.abc's
+            return importlib.util.spec_from_loader(fullname, loader)
         if fullname.startswith(("torch.", "torchviz.")):
             raise ModuleNotFoundError(
                 f"{fullname} is not supported by detachviz (it runs the torch, torch.nn, "
