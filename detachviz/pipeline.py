@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -215,7 +214,7 @@ def _temp_beside(target: Path) -> Iterator[tuple[int, Path]]:
     Its name is short, so a target whose own name is NAME_MAX long still gets one."""
     _remove_orphans(target.parent)
     while True:
-        name = f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}"
+        name = f"{TEMP_PREFIX}{os.getpid()}-{os.urandom(4).hex()}{TEMP_SUFFIX}"
         tmp = target.with_name(name)
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

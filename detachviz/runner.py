@@ -15,7 +15,6 @@ import atexit
 import builtins
 import contextlib
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import io
@@ -29,7 +28,7 @@ import tokenize
 import traceback
 import types
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,9 +50,11 @@ __all__ = [
     "tensor_names",
 ]
 
-# What `import X` resolves to while a script runs. The engine's modules are bound when the
-# script starts (the pre-bound names need them); torchviz, which pulls in the renderer and
-# graphviz, loads on first use, so `detachviz run` of a plain script never imports them.
+# What `import X` resolves to while a script runs. `torch` is bound when the script starts
+# (the pre-bound names need it); every other module is imported when the script first
+# imports it (`_TorchModules`), so a script that never says `nn` does not load torch.nn;
+# torchviz, which pulls in the renderer and graphviz, loads on first use, so `detachviz run`
+# of a plain script never imports them.
 COMPAT_MODULES = {
     "torch": "detachviz.torch",
     "torch.autograd": "detachviz.torch.autograd",
@@ -118,19 +119,45 @@ class RunResult:
 CURRENT: RunResult | None = None
 
 
-class _UnsupportedTorch(importlib.abc.MetaPathFinder):
-    """Turns `import torch.fft` (anything we do not provide) into a clear error."""
+class _TorchModules:
+    """The meta-path finder of a script run: `import torch.X` gives the engine's module for
+    it (COMPAT_MODULES), imported then and not before, and `import torch.fft` (anything we do
+    not provide) is a clear error."""
 
-    def find_spec(self, fullname: str, path: object, target: object = None) -> None:
-        if (fullname.startswith("torch.") or fullname.startswith("torchviz.")) and (
-            fullname not in COMPAT_MODULES
-        ):
+    def find_spec(self, fullname: str, path: object, target: object = None) -> Any:
+        real = COMPAT_MODULES.get(fullname)
+        if real is not None:
+            loader: Any = _Alias(fullname, real)  # a loader by protocol, not importlib.abc's
+            return importlib.util.spec_from_loader(fullname, loader)
+        if fullname.startswith(("torch.", "torchviz.")):
             raise ModuleNotFoundError(
                 f"{fullname} is not supported by detachviz (it runs the torch, torch.nn, "
                 "torch.nn.functional, torch.optim, torch.autograd and torchviz APIs)",
                 name=fullname,
             )
         return None
+
+
+class _Alias:
+    """The loader of one COMPAT_MODULES alias: the real module itself, left as it is (its
+    name and spec stay detachviz's). A real module that is no package (torch.autograd) binds
+    its aliased children with it, since the import system looks for those only in packages."""
+
+    def __init__(self, alias: str, real: str) -> None:
+        self.alias, self.real = alias, real
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        module = importlib.import_module(self.real)
+        self.spec = module.__spec__  # the import system overwrites it; exec_module restores
+        if not hasattr(module, "__path__"):
+            prefix = self.alias + "."
+            for alias, real in COMPAT_MODULES.items():
+                if alias.startswith(prefix):
+                    sys.modules[alias] = importlib.import_module(real)
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        module.__spec__ = self.spec
 
 
 def _lazy_module(alias: str, real: str) -> types.ModuleType:
@@ -171,16 +198,13 @@ class _CompatModules:
         for k in self._saved:
             del sys.modules[k]
         sys.modules.update(real_torch)
-        for alias, real in COMPAT_MODULES.items() if not real_torch else ():
-            try:
-                sys.modules[alias] = importlib.import_module(real)
-            except ImportError:
-                continue  # a part not built yet; importing it raises the finder's error
+        if not real_torch:
+            sys.modules["torch"] = importlib.import_module(COMPAT_MODULES["torch"])
         for alias, real in LAZY_COMPAT_MODULES.items():
             sys.modules[alias] = _lazy_module(alias, real)
-        self._finder: _UnsupportedTorch | None = None
+        self._finder: _TorchModules | None = None
         if not real_torch:
-            self._finder = _UnsupportedTorch()
+            self._finder = _TorchModules()
             sys.meta_path.insert(0, self._finder)
         return self
 
@@ -201,14 +225,27 @@ def _make_dot(*args: Any, **kwargs: Any) -> Any:
     return sys.modules["torchviz"].make_dot(*args, **kwargs)
 
 
-def prebound() -> dict[str, Any]:
+def prebound(used: Collection[str] | None = None) -> dict[str, Any]:
     """The names a script starts with (`torch`, `T`, `nn`, `F`, `make_dot`); call it inside
-    `compat_modules()`."""
+    `compat_modules()`. With `used` (the global names a script's code says, `global_names`),
+    only `nn` and `F` it uses are bound, so that a script never naming them does not load
+    torch.nn."""
     torch = sys.modules["torch"]
     names: dict[str, Any] = {"torch": torch, "T": torch, "make_dot": _make_dot}
     for key, module in (("nn", "torch.nn"), ("F", "torch.nn.functional")):
-        if module in sys.modules:
-            names[key] = sys.modules[module]
+        if used is None or key in used:
+            names[key] = importlib.import_module(module)
+    return names
+
+
+def global_names(code: types.CodeType) -> set[str]:
+    """Every global (or attribute) name `code` and the functions and classes in it say."""
+    names: set[str] = set()
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        names.update(c.co_names)
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
     return names
 
 
@@ -498,7 +535,6 @@ def run_script(
         with _CompatModules(chosen), contextlib.ExitStack() as run:
             main = _main_module(script)
             namespace = main.__dict__
-            namespace.update(prebound())
             result.namespace = namespace
             sys.modules["__main__"] = main  # unittest.main(), pickle and Pool find it here
             if record:
@@ -509,6 +545,7 @@ def run_script(
             raw_output: list[str] = []
             try:
                 code = compile(script.code, filename, "exec", dont_inherit=True)
+                namespace.update(prebound(global_names(code)))
                 with contextlib.ExitStack() as quieted:
                     quieted.enter_context(state.float_errors_silenced())
                     if sink is not None:

@@ -9,7 +9,10 @@ writing the image are all counted, exactly as a user pays for them:
              detachviz, layout by graphviz-pure) and `detachviz render script.py`
 
 Every figure is a median over --repeat runs; ratios are detachviz / peer from this run.
-Usage: python scripts/bench_cli.py [--repeat 5] [--sizes 100,1000,3000,5000]
+The peer runs under this Python (which has torch and torchviz); `--python` names the Python
+detachviz runs under, e.g. a venv that installed it as the README says (`pip install .`,
+not editable: `python -m venv /tmp/v && /tmp/v/bin/pip install .`).
+Usage: python scripts/bench_cli.py [--repeat 5] [--sizes 100,1000,3000,5000] [--python PY]
 """
 
 from __future__ import annotations
@@ -86,8 +89,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--sizes", default="100,1000,3000,5000")
+    parser.add_argument("--python", default=sys.executable, help="the Python detachviz runs under")
     args = parser.parse_args()
-    detachviz = [sys.executable, "-m", "detachviz"]
+    detachviz = [args.python, "-m", "detachviz"]
     missing = have_peer()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -104,8 +108,10 @@ def main() -> int:
             render = timed([*detachviz, "render", path.name, "-f", fmt], work, args.repeat)
             rows.append((what, peer, run, render))
             print(f"measured {what}", file=sys.stderr)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"Cold-start whole commands, median of {args.repeat} runs "
-          f"({os.cpu_count()} cores; python {sys.version.split()[0]}).\n")  # fmt: skip
+          f"({os.cpu_count()} cores, load average {load} at the end; "
+          f"python {sys.version.split()[0]}; detachviz under {args.python}).\n")  # fmt: skip
     print("| script | torch + torchviz + dot | detachviz run | ratio | detachviz render | ratio |")
     print("|---|---:|---:|---:|---:|---:|")
     for what, peer, run, render in rows:

@@ -1,11 +1,14 @@
 """detachviz's autograd engine: numpy inside, PyTorch's semantics outside.
 
-Importing the package (or any module in it) loads every op family and installs the complete
-Tensor (engine/methods.py), so no behaviour depends on which module was imported first.
+Importing the package (or any module in it) installs the complete Tensor (engine/methods.py):
+every method is there, so no behaviour depends on which module was imported first. The op
+families a plain script rarely needs (engine/deferred.py's DEFERRED) are imported when one
+of their ops is first called.
 Layers, lowest first: state, dtype, errors, size, node, trace, arrays, printing, tensor,
 promote, function (the op kit), rules, ops/*, autograd, forward_ad, factory, sampling,
 custom_function, grad_mode, methods. Each imports only modules below it. Under them all, the
-numpy kernels that import no engine module: fma, summation, random (torch's generator), ranges.
+numpy kernels that import no engine module: fma, summation, random (torch's generator), ranges;
+and deferred (the stand-ins of the op families imported on first use), which imports nothing.
 """
 
 from __future__ import annotations
@@ -21,34 +24,16 @@ from detachviz.engine import (
     sampling,
 )
 
-# rnn helper: layer norm, attention and the recurrent-layer pieces
+# the op families the lower layers and the Python operators need; the others are imported
+# on first use (engine/deferred.py)
 from detachviz.engine.ops import (  # noqa: E402, I001
-    activation,
     arith,
-    attention,
     compare,
-    conv,
-    decomp,
-    einsum,
-    embedding,
     index,
     inplace,
     join,
-    layernorm,
-    layout,
     linalg,
-    loss,
-    matnorm,
-    norm,
-    pad,
-    pointwise,
-    pool,
     reduce,
-    rnn,
-    scan,
-    scatter,
-    sort,
-    stats,
     unary,
     view,
 )
@@ -56,40 +41,21 @@ from detachviz.engine.ops import (  # noqa: E402, I001
 methods.install()
 
 __all__ = [
-    "activation",
     "arith",
-    "attention",
     "autograd",
     "compare",
-    "conv",
     "custom_function",
-    "decomp",
-    "einsum",
-    "embedding",
     "factory",
     "forward_ad",
     "grad_mode",
     "index",
     "inplace",
     "join",
-    "layernorm",
-    "layout",
     "linalg",
-    "loss",
-    "matnorm",
     "methods",
     "namespace",
-    "norm",
-    "pad",
-    "pointwise",
-    "pool",
     "reduce",
-    "rnn",
     "sampling",
-    "scan",
-    "scatter",
-    "sort",
-    "stats",
     "unary",
     "view",
 ]

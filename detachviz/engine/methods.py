@@ -17,32 +17,34 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import autograd, errors, factory, sampling, signatures, state
+from detachviz.engine import autograd, deferred, errors, factory, sampling, signatures, state
 from detachviz.engine import dtype as dtypes
 from detachviz.engine.device import NO_CUDA
 from detachviz.engine.function import operator_form
 from detachviz.engine.node import Node, RemovableHandle
 from detachviz.engine.ops import (
     arith,
-    attention,
     compare,
-    decomp,
     index,
     inplace,
     join,
-    layout,
     linalg,
-    pointwise,
     reduce,
-    rnn,
-    scan,
-    scatter,
-    sort,
-    stats,
     unary,
     view,
 )
 from detachviz.engine.tensor import Tensor, saved_value
+
+# op families imported on first use (engine/deferred.py)
+attention = deferred.family("attention")
+decomp = deferred.family("decomp")
+layout = deferred.family("layout")
+pointwise = deferred.family("pointwise")
+rnn = deferred.family("rnn")
+scan = deferred.family("scan")
+scatter = deferred.family("scatter")
+sort = deferred.family("sort")
+stats = deferred.family("stats")
 
 
 def _backward(
@@ -432,6 +434,7 @@ def install() -> None:
     for name, getter in PROPERTIES.items():
         setattr(Tensor, name, property(getter))
     signatures.bind_methods(Tensor)  # torch's keywords for the positional parameters
+    deferred.site(Tensor, lambda: signatures.bind_methods(Tensor))
     setattr(Tensor, "__new__", staticmethod(_legacy_new))  # noqa: B010
     setattr(Node, "__call__", _node_call)  # noqa: B010 - installed late on purpose
     setattr(Node, "_value_of_saved", saved_value)  # noqa: B010

@@ -10,13 +10,17 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from detachviz.engine import deferred, state
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import state
-from detachviz.engine.ops import embedding, loss, pool
-from detachviz.engine.ops import pad as padding
 from detachviz.engine.promote import promote_pair
 from detachviz.engine.tensor import Tensor
 from detachviz.engine.unsupported import refuse
+
+# op families imported on first use (engine/deferred.py)
+embedding = deferred.family("embedding")
+loss = deferred.family("loss")
+padding = deferred.family("pad")
+pool = deferred.family("pool")
 
 
 def is_tensor(obj: Any) -> bool:
@@ -64,6 +68,9 @@ class _NN:
     pad = staticmethod(padding.pad)
 
 
+deferred.site(_NN)
+
+
 class _CModule:
     """torch._C, as far as scripts and nn reach into it."""
 
@@ -91,16 +98,19 @@ class Variable(metaclass=_VariableMeta):
 def module_getattr(
     namespace: dict[str, Any], prefix: str, submodules: dict[str, str], methods: bool
 ) -> Callable[[str], Any]:
-    """A module `__getattr__` for the namespace whose globals are `namespace`: imports the
-    lazily loaded `submodules` (name -> module path) on first use and, with `methods`, makes
-    a tensor method available as a function (`torch.exp_(x)` is `x.exp_()`)."""
+    """A module `__getattr__` for the namespace whose globals are `namespace`: binds the names
+    of `submodules` on first use (name -> "module path" for a submodule, "module path:name"
+    for a name of a module that is costly to import) and, with `methods`, makes a tensor
+    method available as a function (`torch.exp_(x)` is `x.exp_()`)."""
 
     def getattr_(name: str) -> Any:
         target = submodules.get(name)
         if target is not None:
-            mod = importlib.import_module(target)
-            namespace[name] = mod
-            return mod
+            path, _, attr = target.partition(":")
+            mod = importlib.import_module(path)
+            value = getattr(mod, attr) if attr else mod
+            namespace[name] = value
+            return value
         if name.startswith("__"):
             raise AttributeError(name)
         method = getattr(Tensor, name, None) if methods and not name.startswith("_") else None
@@ -115,3 +125,12 @@ def module_getattr(
         raise refuse(f"{prefix}.{name}")
 
     return getattr_
+
+
+def module_dir(namespace: dict[str, Any], submodules: dict[str, str]) -> Callable[[], list[str]]:
+    """A module `__dir__` listing the names `module_getattr` binds on first use as well."""
+
+    def dir_() -> list[str]:
+        return sorted(set(namespace) | set(submodules))
+
+    return dir_

@@ -40,8 +40,26 @@ class Generator:
     the cached second sample of the scalar Box-Muller normal."""
 
     def __init__(self, seed: int = DEFAULT_GENERATOR_SEED) -> None:
-        self._bits = np.random.MT19937()
+        self._twister: Any = None  # numpy's MT19937, made at the first draw
         self.manual_seed(seed)
+
+    # -- the twister: numpy.random (~15 modules) is imported at the first draw, not at
+    # startup; until then the generator holds the state it would set ----------------------
+    def _bits(self) -> Any:
+        if self._twister is None:
+            self._twister = np.random.MT19937()
+            self._twister.state = self._pending
+        return self._twister
+
+    def _set_twister(self, key: np.ndarray, pos: int) -> None:
+        state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+        if self._twister is None:
+            self._pending = state
+        else:
+            self._twister.state = state
+
+    def _twister_state(self) -> Any:
+        return self._pending["state"] if self._twister is None else self._twister.state["state"]
 
     # -- seeding ---------------------------------------------------------------------------
     def manual_seed(self, seed: Any) -> Generator:
@@ -58,7 +76,7 @@ class Generator:
         for j in range(1, _N):
             word = (1812433253 * (word ^ (word >> 30)) + j) & 0xFFFFFFFF
             key[j] = word
-        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": _N}}
+        self._set_twister(key, _N)
         self._fresh = True  # torch's `next` field reads 0 (not 624) until the first draw
         self.next_double_normal: float | None = None
         self.next_float_normal: float | None = None
@@ -79,7 +97,7 @@ class Generator:
         if n <= 0:
             return np.zeros(0, dtype=np.uint64)
         self._fresh = False
-        return self._bits.random_raw(n)
+        return self._bits().random_raw(n)
 
     def random64(self, n: int) -> np.ndarray:
         """n 64-bit draws, torch's random64(): the first 32-bit draw is the high half."""
@@ -89,7 +107,7 @@ class Generator:
     # -- state bytes -----------------------------------------------------------------------
     def get_state(self) -> np.ndarray:
         """The 5056 state bytes torch.get_rng_state() returns, byte for byte."""
-        st = self._bits.state["state"]
+        st = self._twister_state()
         pos = int(st["pos"])
         nxt = 0 if (self._fresh and pos == _N) else pos
         left = _N + 1 - pos
@@ -121,7 +139,7 @@ class Generator:
         key = (words & 0xFFFFFFFF).astype(np.uint32)
         # NOTE: torch draws state[next] after `--left`, regenerating at 0: the next word is
         # state[625 - left], which is numpy's `pos` (624 means "twist first").
-        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": _N + 1 - left}}
+        self._set_twister(key, _N + 1 - left)
         self._fresh = left == 1 and nxt == 0
         self._seed = seed
         self.next_double_normal = dn if dn_ok else None
@@ -130,7 +148,7 @@ class Generator:
 
     def clone(self) -> Generator:
         other = type(self).__new__(type(self))
-        other._bits = np.random.MT19937()
+        other._twister = None
         Generator.set_state(other, Generator.get_state(self))
         return other
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import state
+from detachviz.engine.deferred import Deferred
 from detachviz.engine.tensor import Tensor
 
 _UNARY = (
@@ -375,8 +376,8 @@ def bind_namespace(namespace: dict[str, Any]) -> None:
     """Give the torch namespace's functions torch's call forms (once, at import)."""
     for name, row in FUNCTIONS.items():
         fn = namespace.get(name)
-        if fn is None or hasattr(fn, "__wrapped__"):
-            continue
+        if fn is None or isinstance(fn, Deferred) or hasattr(fn, "__wrapped__"):
+            continue  # bound already, or when its family is imported (engine/deferred.py)
         params, out_ok = _parse(row)
         if out_ok or not _already_torchs(fn, params):
             namespace[name] = bind(fn, name, params, out_ok)
@@ -400,7 +401,7 @@ def bind_methods(cls: type) -> None:
     rows.update({n: "self, " + r for n, r in METHODS.items()})
     for name, row in rows.items():
         fn = cls.__dict__.get(name)
-        if fn is None or hasattr(fn, "__wrapped__") or not callable(fn):
+        if fn is None or isinstance(fn, Deferred) or hasattr(fn, "__wrapped__") or not callable(fn):
             continue
         params, _ = _parse(row)
         if len(params) > 1 and not _already_torchs(fn, params[1:], 1):  # `self` is positional

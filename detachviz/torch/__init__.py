@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math as _math
 
+from detachviz.engine import deferred as _deferred
 from detachviz.engine import device as _device
 from detachviz.engine import dtype as _dt
 from detachviz.engine import factory as _f
@@ -15,27 +16,29 @@ from detachviz.engine import signatures as _sig
 from detachviz.engine import state as _state
 from detachviz.engine.device import device as device
 from detachviz.engine.ops import arith as _arith
-from detachviz.engine.ops import attention as _attention
 from detachviz.engine.ops import compare as _cmp
-from detachviz.engine.ops import decomp as _decomp
-from detachviz.engine.ops import einsum as _einsum
 from detachviz.engine.ops import join as _join
-from detachviz.engine.ops import layernorm as _layernorm
-from detachviz.engine.ops import layout as _layout
 from detachviz.engine.ops import linalg as _linalg
-from detachviz.engine.ops import loss as _loss
-from detachviz.engine.ops import pointwise as _pw
 from detachviz.engine.ops import reduce as _red
-from detachviz.engine.ops import rnn as _rnn
-from detachviz.engine.ops import scan as _scan
-from detachviz.engine.ops import scatter as _scatter
-from detachviz.engine.ops import sort as _sort
-from detachviz.engine.ops import stats as _stats
 from detachviz.engine.ops import unary as _unary
 from detachviz.engine.ops import view as _view
 from detachviz.engine.promote import result_type as result_type
 from detachviz.engine.size import Size
 from detachviz.engine.tensor import Tensor
+
+# op families imported on first use (engine/deferred.py)
+_attention = _deferred.family("attention")
+_decomp = _deferred.family("decomp")
+_einsum = _deferred.family("einsum")
+_layernorm = _deferred.family("layernorm")
+_layout = _deferred.family("layout")
+_loss = _deferred.family("loss")
+_pw = _deferred.family("pointwise")
+_rnn = _deferred.family("rnn")
+_scan = _deferred.family("scan")
+_scatter = _deferred.family("scatter")
+_sort = _deferred.family("sort")
+_stats = _deferred.family("stats")
 
 __version__ = "2.13.0+detachviz"
 
@@ -191,11 +194,11 @@ masked_fill = _join.masked_fill
 binary_cross_entropy_with_logits = _loss.binary_cross_entropy_with_logits
 
 # convolution, pooling, normalisation, padding, embedding (engine/ops/conv.py, pool.py, ...)
-from detachviz.engine.ops import conv as _conv  # noqa: E402
-from detachviz.engine.ops import embedding as _emb  # noqa: E402
-from detachviz.engine.ops import norm as _norm  # noqa: E402
-from detachviz.engine.ops import pad as _pad  # noqa: E402
-from detachviz.engine.ops import pool as _pool  # noqa: E402
+_conv = _deferred.family("conv")  # noqa: E402
+_emb = _deferred.family("embedding")  # noqa: E402
+_norm = _deferred.family("norm")  # noqa: E402
+_pad = _deferred.family("pad")  # noqa: E402
+_pool = _deferred.family("pool")  # noqa: E402
 
 adaptive_avg_pool1d = _pool.adaptive_avg_pool1d
 adaptive_max_pool1d = _pool.adaptive_max_pool1d
@@ -291,18 +294,17 @@ layer_norm = _layernorm.layer_norm
 native_layer_norm = _layernorm.native_layer_norm
 unsafe_chunk = _rnn.unsafe_chunk
 unsafe_split = _rnn.unsafe_split
-# torch.save / torch.load (PyTorch's zip format)
-from detachviz.serialization import load as load  # noqa: E402
-from detachviz.serialization import save as save  # noqa: E402
-
-# lazily imported submodules (written elsewhere; a missing one must not break `import torch`)
+# bound on first use: the submodules, and torch.save / torch.load (PyTorch's zip format),
+# whose module imports zipfile, pickle and hashlib
 _SUBMODULES = {
     "autograd": "detachviz.torch.autograd",
     "func": "detachviz.engine.func",
     "linalg": "detachviz.torch.linalg",
+    "load": "detachviz.serialization:load",
     "nn": "detachviz.nn",
     "optim": "detachviz.optim",
     "random": "detachviz.torch.random",
+    "save": "detachviz.serialization:save",
     "serialization": "detachviz.serialization",
     "utils": "detachviz.utils",
 }
@@ -320,6 +322,8 @@ set_default_device = _device.set_default_device
 get_default_device = _device.get_default_device
 
 __getattr__ = _ns.module_getattr(globals(), "torch", _SUBMODULES, methods=True)
+__dir__ = _ns.module_dir(globals(), _SUBMODULES)
 _sig.bind_namespace(globals())  # torch's call forms: keywords for positionals, out=
+_deferred.site(globals(), lambda: _sig.bind_namespace(globals()))
 
 __all__ = ["Tensor", "Size", "tensor", "ones", "zeros", "no_grad"]

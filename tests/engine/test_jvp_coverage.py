@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 
 import detachviz.torch as torch
+from detachviz.engine import deferred, rules
 from detachviz.engine import forward_ad as fwad
-from detachviz.engine import rules
 from detachviz.engine.node import NODE_CLASSES
+
+deferred.load_all()  # the op families imported on first use define their node classes too
 
 # torch name -> why there is no JVP rule (torch raises "Trying to use forward AD with ... that
 # does not support it" for these too). Empty today: every op the engine has, torch can

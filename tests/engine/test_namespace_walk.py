@@ -94,10 +94,10 @@ def test_every_public_name_is_provided_or_refused_clearly(case: Any) -> None:
 
 @pytest.mark.parametrize("path", [p for p in NAMESPACES if p not in COMPAT_MODULES])
 def test_a_namespace_detachviz_lacks_is_refused_on_import(path: str) -> None:
-    from detachviz.runner import _UnsupportedTorch
+    from detachviz.runner import _TorchModules
 
     with pytest.raises(ModuleNotFoundError, match=f"^{path} is not supported by detachviz"):
-        _UnsupportedTorch().find_spec(path, None)
+        _TorchModules().find_spec(path, None)
 
 
 def test_coverage_report(capsys: pytest.CaptureFixture[str]) -> None:

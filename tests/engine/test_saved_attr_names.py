@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-import detachviz.torch  # noqa: F401 - defines every op's node class
+import detachviz.torch  # noqa: F401 - defines the node classes
+from detachviz.engine import deferred
 from detachviz.engine.node import NODE_CLASSES
+
+deferred.load_all()  # and the op families imported on first use
 
 # Known differences: (torch's names the engine lacks, the engine's names torch lacks).
 # Double-backward nodes are being rebuilt after torch's derivative formulas (issue 15 item 3);
