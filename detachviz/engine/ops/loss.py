@@ -22,10 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from detachviz.engine import state
-from detachviz.engine.function import (
-    apply,
-    finish,
-)
+from detachviz.engine.function import apply, finish
 from detachviz.engine.node import RESULT, Saved, new_node, node_class, set_jvp
 from detachviz.engine.ops import stats
 from detachviz.engine.ops.saving import attach_saved
