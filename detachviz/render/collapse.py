@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from detachviz.graph import vocab
-from detachviz.graph.model import Edge, Graph, Node
+from detachviz.graph.model import Edge, Graph, Node, paused_gc
 
 # Fewer repeats are drawn as they are: two or three equal steps in a row are normal code.
 MIN_REPEATS = 4
@@ -126,6 +126,13 @@ def collapse(
 ) -> Collapsed:
     """Merge every run of >= min_repeats equal blocks (see the module docstring); the nodes
     whose ids are in `keep` are never merged (`--expand-node`)."""
+    with paused_gc():
+        return _collapse(graph, min_repeats, max_period, with_attrs, keep)
+
+
+def _collapse(
+    graph: Graph, min_repeats: int, max_period: int, with_attrs: bool, keep: frozenset[str]
+) -> Collapsed:
     nodes = graph.nodes
     count = len(nodes)
     index = {n.id: i for i, n in enumerate(nodes)}
@@ -204,8 +211,9 @@ def collapse(
             if main[v] < 0 or depth[c] > depth[main[v]]:
                 main[v] = c
         depth[v] = 1 + (depth[main[v]] if main[v] >= 0 else 0)
-        extra = tuple(sorted(others[v], key=repr))
-        side = tuple(sorted(subtree[c] for c in kids[v] if c != main[v]))
+        into = others[v]
+        extra = tuple(into) if len(into) < 2 else tuple(sorted(into, key=repr))
+        side = tuple(sorted(subtree[c] for c in kids[v] if c != main[v])) if kids[v] else ()
         via = link[main[v]] if main[v] >= 0 else (None, None)
         local[v] = intern((keys[v], side, extra, via))
         inner = subtree[main[v]] if main[v] >= 0 else -1
@@ -293,12 +301,17 @@ def collapse(
     counts: dict[EdgeKey, int] = {}
     merged: dict[EdgeKey, Edge] = {}
     for s, t, e in ends:
-        source = nodes[reps_of[s]].id if s is not None else e.source
-        target = nodes[reps_of[t]].id if t is not None else e.target
-        if source == target and s != t and e.cut is None:
-            continue  # inside a merged class; a cut inside one stays, as a loop on it
-        moved = Edge(source, target, e.cut, e.line, e.write)
-        key = edge_key(moved)
+        rs = reps_of[s] if s is not None else s
+        rt = reps_of[t] if t is not None else t
+        if rs == s and rt == t:  # neither end merged: the edge as it is
+            moved = e
+        else:
+            if rs == rt and e.cut is None:
+                continue  # inside a merged class; a cut inside one stays, as a loop on it
+            source = nodes[rs].id if rs is not None else e.source
+            target = nodes[rt].id if rt is not None else e.target
+            moved = Edge(source, target, e.cut, e.line, e.write)
+        key = (moved.source, moved.target, moved.cut or moved.write, moved.line)
         if key in merged:
             counts[key] += 1
         else:

@@ -10,7 +10,7 @@ import textwrap
 
 from detachviz.errors import ScriptFailed
 from detachviz.graph import vocab
-from detachviz.graph.model import KINDS, Edge, Graph, Node
+from detachviz.graph.model import KINDS, Edge, Graph, Node, paused_gc
 from detachviz.render import theme
 from detachviz.render.collapse import Collapsed, collapse, edge_key
 from detachviz.render.digraph import Digraph
@@ -262,6 +262,11 @@ def drawn_graph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Collapsed:
 
 def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
     """The drawing of `graph` as a torchviz-compatible Digraph (not yet laid out)."""
+    with paused_gc():
+        return _build_digraph(graph, options)
+
+
+def _build_digraph(graph: Graph, options: DrawOptions) -> Digraph:
     show_attrs = options.show_attrs
     for n in graph.nodes:
         if n.kind not in KINDS:
