@@ -126,7 +126,7 @@ LEGEND_KIND_TEXT: dict[str, str] = {
     vocab.UNTRACKED: "untracked\n(no gradient)",
 }
 LEGEND_COLLAPSED_TEXT = f"repeated op {REPEAT_MARK}N\n(drawn once)"
-LEGEND_ELIDED_TEXT = "… N ops …\n(a chain of N\ndifferent ops)"
+LEGEND_ELIDED_TEXT = "… N ops …\n(a chain of N ops,\ndrawn as one box)"
 LEGEND_FAILURE_TEXT = "script failed here"
 LEGEND_LINE_TEXT = "line N"  # stands for the script line on a sample cut or write edge
 # The two ends of a sample edge: small dots, so the entry is the arrow and its label.
