@@ -159,3 +159,21 @@ def test_a_random_10000_op_script_draws_as_a_small_picture(script):
     # loss, SumBackward0, `y = ...` (named), two ops, the box, two ops, x
     assert svg.count('class="node"') == 9
     assert "… 9,995 ops …" in svg and "lines 6–9" in svg
+
+
+def test_the_passes_pause_the_collector_and_restore_it():
+    import gc
+
+    from detachviz.graph.model import paused_gc
+
+    seen = []
+    with paused_gc():
+        seen.append(gc.isenabled())
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        with paused_gc():
+            pass
+        assert not gc.isenabled()  # left as the caller had it
+    finally:
+        gc.enable()
