@@ -8,7 +8,10 @@ Two script shapes, at each size N:
 Each phase is timed in this process, on the same script: running it with the trace on
 (`run`), capture (trace -> model), collapse, DOT building and the layout call
 (graphviz-pure, svg), then the whole `detachviz render` as a fresh process. One run per
-size (the big ones take long); `--repeat` takes medians.
+size (the big ones take long); `--repeat` takes medians. `cpu s` is this process's CPU time
+for run + capture + collapse + dot: on a machine shared with other jobs the wall-clock
+phases stretch with the load, the CPU time much less (`render cpu s`: the same for the
+fresh `detachviz render` process and the layout program it runs).
 
     python scripts/bench_wide.py [--sizes 1000,5000,20000,100000] [--shapes wide,chain]
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -61,6 +65,7 @@ def phases(path: str) -> dict[str, float]:
     from detachviz.runner import pick_roots, run_script, tensor_names
 
     out: dict[str, float] = {}
+    c0 = time.process_time()
     t0 = time.perf_counter()
     result = run_script(path, record=True, quiet=True)
     t1 = time.perf_counter()
@@ -70,6 +75,7 @@ def phases(path: str) -> dict[str, float]:
     t3 = time.perf_counter()
     source = build_digraph(graph, DrawOptions()).source  # collapses again inside
     t4 = time.perf_counter()
+    c4 = time.process_time()
     backend.render_source(source, "svg")
     t5 = time.perf_counter()
     out["run"] = t1 - t0
@@ -77,12 +83,15 @@ def phases(path: str) -> dict[str, float]:
     out["collapse"] = t3 - t2
     out["dot"] = t4 - t3
     out["layout"] = t5 - t4
+    out["cpu"] = c4 - c0
     out["nodes"] = len(graph.nodes)
     return out
 
 
-def whole(path: str, timeout: float) -> float:
+def whole(path: str, timeout: float) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of `detachviz render` in a fresh process."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     try:
         subprocess.run(
@@ -93,8 +102,11 @@ def whole(path: str, timeout: float) -> float:
             timeout=timeout,
         )
     except subprocess.TimeoutExpired:
-        return float("inf")
-    return time.perf_counter() - start
+        return float("inf"), float("inf")
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu
 
 
 def main() -> None:
@@ -105,9 +117,10 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--no-whole", action="store_true", help="skip the fresh-process render")
     args = ap.parse_args()
-    cols = ["run", "capture", "collapse", "dot", "layout"]
-    print("| shape | N | model nodes | " + " | ".join(f"{c} s" for c in cols) + " | render s |")
-    print("|---|---:|---:|" + "---:|" * (len(cols) + 1))
+    cols = ["run", "capture", "collapse", "dot", "layout", "cpu"]
+    head = " | ".join(f"{c} s" for c in cols)
+    print(f"| shape | N | model nodes | {head} | render s | render cpu s |")
+    print("|---|---:|---:|" + "---:|" * (len(cols) + 2))
     with tempfile.TemporaryDirectory() as tmp:
         for shape in args.shapes.split(","):
             for n in (int(s) for s in args.sizes.split(",")):
@@ -115,7 +128,10 @@ def main() -> None:
                 Path(path).write_text(SHAPES[shape].format(n=n))
                 runs = [phases(path) for _ in range(args.repeat)]
                 med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-                total = "-" if args.no_whole else f"{whole(path, args.timeout):.2f}"
+                total = "- | -"
+                if not args.no_whole:
+                    wall, cpu = whole(path, args.timeout)
+                    total = f"{wall:.2f} | {cpu:.2f}"
                 cells = " | ".join(f"{med[c]:.2f}" for c in cols)
                 print(f"| {shape} | {n} | {int(med['nodes'])} | {cells} | {total} |", flush=True)
 

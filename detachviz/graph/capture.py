@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from detachviz.engine.trace import Record, Recorder, Ref
-from detachviz.graph.model import Edge, Graph, Node
+from detachviz.graph.model import Edge, Graph, Node, paused_gc
 from detachviz.graph.vocab import (
     BASE,
     DATA,
@@ -83,22 +83,25 @@ class _Builder:
             self.edges.append(Edge(source, target, cut, line, write))
 
     def tensor_node(self, key_kind: str, tensor: Any, kind: str, line: int | None = None) -> str:
+        return self._tensor_node(key_kind, tensor, kind, line)[0]
+
+    def _tensor_node(
+        self, key_kind: str, tensor: Any, kind: str, line: int | None = None
+    ) -> tuple[str, bool]:
+        key = (key_kind, id(tensor))
+        known = self.ids.get(key)
+        if known is not None:  # (a leaf read by 20,000 ops is looked up 20,000 times)
+            return known, False
         self.keep.append(tensor)
         name = self.names.get(id(tensor))
-        node_id, _ = self.add_node(
-            (key_kind, id(tensor)),
-            kind,
-            name or "",
-            name=name,
-            shape=_shape(tensor),
-            line=line,
-        )
-        return node_id
+        return self.add_node(key, kind, name or "", name=name, shape=_shape(tensor), line=line)
 
     # ---- the autograd walk -----------------------------------------------------------
     def function_node(self, fn: Any, kind: str) -> str:
         """The node for a backward node (or its leaf), walking its subgraph on first sight."""
-        start = self._node_for_fn(fn, kind)
+        start, new = self._node_for_fn(fn, kind)
+        if not new:
+            return start
         stack = [(fn, start)]
         while stack:
             fn_, fn_id = stack.pop()
@@ -108,46 +111,51 @@ class _Builder:
             for child, _ in fn_.next_functions:
                 if child is None:
                     continue
-                known = (("fn", id(child)) in self.ids) or (
-                    hasattr(child, "variable") and ("leaf", id(child.variable)) in self.ids
-                )
-                child_id = self._node_for_fn(child, kind)
+                child_id, new = self._node_for_fn(child, kind)
                 self.add_edge(child_id, fn_id)
-                if not known:
+                if new:
                     children.append((child, child_id))
             stack.extend(reversed(children))
         return start
 
-    def _node_for_fn(self, fn: Any, kind: str) -> str:
-        self.keep.append(fn)
+    def _node_for_fn(self, fn: Any, kind: str) -> tuple[str, bool]:
+        """fn's node id, and whether it was made now (its subgraph is then still to walk)."""
         if hasattr(fn, "variable"):  # AccumulateGrad: draw its leaf tensor instead
-            return self.tensor_node("leaf", fn.variable, LEAF if kind == FUNCTION else kind)
+            self.keep.append(fn)
+            return self._tensor_node("leaf", fn.variable, LEAF if kind == FUNCTION else kind)
+        key = ("fn", id(fn))
+        known = self.ids.get(key)
+        if known is not None:
+            return known, False
+        self.keep.append(fn)
         rec = self.by_grad_fn.get(id(fn))
-        node_id, new = self.add_node(
-            ("fn", id(fn)),
+        node_id, _ = self.add_node(
+            key,
             kind,
             type(fn).__name__,  # as torchviz labels it (name() may be `torch::autograd::...`)
             name=self._output_name(fn, rec),
             line=rec.line if rec is not None else None,
-            attrs=self._attrs(fn),
+            attrs=self._attrs(fn) if self.options.show_attrs else {},
         )
-        if new:
-            self.work.append((fn, node_id))
-            if rec is not None and rec.saved:
-                self.drawn_fns.append((node_id, rec))
-            if self.options.show_saved and kind == FUNCTION:
-                self._saved_nodes(fn, node_id, rec)
-        return node_id
+        self.work.append((fn, node_id))
+        if rec is not None:
+            self.drawn_fns.append((node_id, rec))  # whether it saved anything: only if needed
+        if self.options.show_saved and kind == FUNCTION:
+            self._saved_nodes(fn, node_id, rec)
+        return node_id, True
 
     def _output_name(self, fn: Any, rec: Record | None) -> str | None:
         """The script's name for the value this backward node's op produced (`h` for
         `h = torch.tanh(...)`), unless that value is a root, drawn as its own named box."""
         if rec is None:
             return None
-        out = next((o.tensor for o in rec.outputs if o.grad_fn is fn), None)
-        if out is None or id(out) in self.root_ids:
-            return None
-        return self.names.get(id(out))
+        for o in rec.outputs:
+            if o.grad_fn is fn:
+                out = o.tensor
+                if out is None or id(out) in self.root_ids:
+                    return None
+                return self.names.get(id(out))
+        return None
 
     def _saved_items(self, fn: Any) -> list[tuple[str, Any]]:
         items = []
@@ -284,6 +292,9 @@ def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
     differentiated them (their backward is what render and grad would run). A write after
     the last backward that used the node (an optimizer step, a TBPTT chunk's update) is
     harmless: torch never reads that saved value again."""
+    writes = [w for w in recorder.records if w.inplace and w.op != DETACH_ and w.inputs]
+    if not writes:
+        return
     diffs = [rec for rec in recorder.records if rec.op in DIFFERENTIATIONS]
     ran = {id(r.tensor) for rec in diffs for r in rec.inputs}
     would_run = _reachable(t.grad_fn for t in roots if id(t) not in ran)
@@ -301,11 +312,13 @@ def _draw_writes(b: _Builder, recorder: Recorder, roots: list[Any]) -> None:
                     last_run[node] = rec.index
         return last_run.get(id(fn), -1) > w.index
 
-    for w in recorder.records:
-        if not w.inplace or w.op == DETACH_ or not w.inputs:
-            continue
+    savers: list[tuple[str, Record]] = []  # the drawn nodes that saved something, in order
+    looked = 0
+    for w in writes:
         target = w.inputs[0].tensor
-        for node_id, saver in list(b.drawn_fns):
+        savers += [(node_id, rec) for node_id, rec in b.drawn_fns[looked:] if rec.saved]
+        looked = len(b.drawn_fns)
+        for node_id, saver in list(savers):
             if saver.index >= w.index:
                 continue
             hit = next((sv for sv in saver.saved if _same_memory(sv.tensor, target)), None)
@@ -387,6 +400,18 @@ def capture(
     script's names for it; `recorder` supplies the cuts (without it: torchviz's graph).
     `error` is the script's failure ({"message", "line"}); `failed_fn` the backward node
     that raised it, when known (the error then names its node id)."""
+    with paused_gc():
+        return _capture(roots, recorder, names, options, error, failed_fn)
+
+
+def _capture(
+    roots: list[tuple[str | None, Any]],
+    recorder: Recorder | None,
+    names: dict[int, str] | None,
+    options: Options | None,
+    error: dict[str, object] | None,
+    failed_fn: Any,
+) -> Graph:
     b = _Builder(names=dict(names or {}), options=options or Options(), recorder=recorder)
     b.by_grad_fn, b.reaches_cut = _index(recorder)
     for name, tensor in roots:

@@ -22,6 +22,16 @@ How runs are found, in O(nodes + edges) (times the largest period tried):
 - >= MIN_REPEATS equal subtrees hanging into one node (parallel branches: a list of
   per-sample results stacked, per-head outputs concatenated) merge the same way.
 Cut edges are never dropped: inside a run they become a loop on the merged box.
+
+A long chain of different ops (a random sequence of unary ops, nothing repeating) has
+nothing to collapse, yet drawn in full it is unreadable and its layout grows with its
+length. After the merges above, every stretch of >= ELIDE_MIN_RUN op boxes that are
+unnamed, not kept, with exactly one plain arrow in and one out (no cut, no write, no saved
+tensor, no side input, no `×N` arrow: a box of one op repeated along the chain qualifies,
+a repeated block or branch does not) is elided: its first and last ELIDE_KEEP boxes stay,
+the ones between merge into one box the same way (drawn `… N ops …`; --expand and
+--expand-node draw them as they expand any collapsed box). Named ops, cuts, leaves, roots
+and saved tensors therefore always stay visible.
 """
 
 from __future__ import annotations
@@ -29,12 +39,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from detachviz.graph import vocab
-from detachviz.graph.model import Edge, Graph, Node
+from detachviz.graph.model import Edge, Graph, Node, paused_gc
 
 # Fewer repeats are drawn as they are: two or three equal steps in a row are normal code.
 MIN_REPEATS = 4
 MIN_RUN = MIN_REPEATS  # a run of one op repeated (period 1) is collapsed from this length
 MAX_PERIOD = 8  # longest repeated block looked for, in chain nodes
+# A run of this many unrepeated single-input single-output ops is elided; the first and
+# last ELIDE_KEEP stay drawn, so at least ELIDE_MIN_RUN - 2 * ELIDE_KEEP ops are one box.
+ELIDE_MIN_RUN = 16
+ELIDE_KEEP = 2
 
 # Only op nodes repeat in a loop; tensors have their own names and shapes.
 CHAIN_KINDS = (vocab.FUNCTION, vocab.UNTRACKED)
@@ -54,6 +68,9 @@ class Collapsed:
     loops: set[tuple[str, str]] = field(default_factory=set)
     # Each merged model node's id -> the id of the drawn box standing for it (runs only).
     members: dict[str, str] = field(default_factory=dict)
+    # The boxes standing for an elided chain of different ops -> the (first, last) script
+    # line of the ops in it (None when none is known); drawn `… N ops …`, not `op ×N`.
+    elided: dict[str, tuple[int, int] | None] = field(default_factory=dict)
 
 
 def edge_key(e: Edge) -> EdgeKey:
@@ -109,6 +126,13 @@ def collapse(
 ) -> Collapsed:
     """Merge every run of >= min_repeats equal blocks (see the module docstring); the nodes
     whose ids are in `keep` are never merged (`--expand-node`)."""
+    with paused_gc():
+        return _collapse(graph, min_repeats, max_period, with_attrs, keep)
+
+
+def _collapse(
+    graph: Graph, min_repeats: int, max_period: int, with_attrs: bool, keep: frozenset[str]
+) -> Collapsed:
     nodes = graph.nodes
     count = len(nodes)
     index = {n.id: i for i, n in enumerate(nodes)}
@@ -187,8 +211,9 @@ def collapse(
             if main[v] < 0 or depth[c] > depth[main[v]]:
                 main[v] = c
         depth[v] = 1 + (depth[main[v]] if main[v] >= 0 else 0)
-        extra = tuple(sorted(others[v], key=repr))
-        side = tuple(sorted(subtree[c] for c in kids[v] if c != main[v]))
+        into = others[v]
+        extra = tuple(into) if len(into) < 2 else tuple(sorted(into, key=repr))
+        side = tuple(sorted(subtree[c] for c in kids[v] if c != main[v])) if kids[v] else ()
         via = link[main[v]] if main[v] >= 0 else (None, None)
         local[v] = intern((keys[v], side, extra, via))
         inner = subtree[main[v]] if main[v] >= 0 else -1
@@ -263,6 +288,12 @@ def collapse(
     reps_of = [_find(parent, i) for i in range(count)]
     for i in range(count):
         sizes[reps_of[i]] = sizes.get(reps_of[i], 0) + 1
+    elided = _elide(graph, keys, ends, reps_of, parent)
+    if elided:
+        reps_of = [_find(parent, i) for i in range(count)]
+        sizes = {}
+        for i in range(count):
+            sizes[reps_of[i]] = sizes.get(reps_of[i], 0) + 1
     runs = {nodes[r].id: c for r, c in sizes.items() if c > 1}
     if not runs:
         return Collapsed(graph)
@@ -270,12 +301,17 @@ def collapse(
     counts: dict[EdgeKey, int] = {}
     merged: dict[EdgeKey, Edge] = {}
     for s, t, e in ends:
-        source = nodes[reps_of[s]].id if s is not None else e.source
-        target = nodes[reps_of[t]].id if t is not None else e.target
-        if source == target and s != t and e.cut is None:
-            continue  # inside a merged class; a cut inside one stays, as a loop on it
-        moved = Edge(source, target, e.cut, e.line, e.write)
-        key = edge_key(moved)
+        rs = reps_of[s] if s is not None else s
+        rt = reps_of[t] if t is not None else t
+        if rs == s and rt == t:  # neither end merged: the edge as it is
+            moved = e
+        else:
+            if rs == rt and e.cut is None:
+                continue  # inside a merged class; a cut inside one stays, as a loop on it
+            source = nodes[rs].id if rs is not None else e.source
+            target = nodes[rt].id if rt is not None else e.target
+            moved = Edge(source, target, e.cut, e.line, e.write)
+        key = (moved.source, moved.target, moved.cut or moved.write, moved.line)
         if key in merged:
             counts[key] += 1
         else:
@@ -293,4 +329,76 @@ def collapse(
     )
     loops = {(nodes[reps_of[a]].id, nodes[reps_of[b]].id) for a, b in loop_ends}
     members = {n.id: nodes[reps_of[i]].id for i, n in enumerate(nodes) if sizes[reps_of[i]] > 1}
-    return Collapsed(out, runs, {k: c for k, c in counts.items() if c > 1}, loops, members)
+    lines: dict[int, tuple[int, int]] = {}
+    in_box = set(elided)
+    for i in range(count):
+        line = nodes[i].line
+        if line is not None and reps_of[i] in in_box:
+            lo, hi = lines.get(reps_of[i], (line, line))
+            lines[reps_of[i]] = (min(lo, line), max(hi, line))
+    boxes = {nodes[r].id: lines.get(r) for r in elided}
+    repeats = {k: c for k, c in counts.items() if c > 1}
+    return Collapsed(out, runs, repeats, loops, members, boxes)
+
+
+def _elide(
+    graph: Graph,
+    keys: list[tuple | None],
+    ends: list[tuple[int | None, int | None, Edge]],
+    reps_of: list[int],
+    parent: list[int],
+) -> list[int]:
+    """Merge the middle of every long run of plain single ops (see the module docstring)
+    in `parent`; the representatives of the elided boxes, in model order."""
+    nodes = graph.nodes
+    count = len(nodes)
+    ins = [0] * count
+    outs = [0] * count
+    pred = [-1] * count
+    succ = [-1] * count
+    plain = [True] * count
+    for s, t, e in ends:
+        rs = reps_of[s] if s is not None else -1
+        rt = reps_of[t] if t is not None else -1
+        if rs == rt >= 0 and e.cut is None:
+            continue  # inside a merged class: not drawn
+        flowing = e.cut is None and e.write is None
+        if rt >= 0:
+            ins[rt] += 1
+            pred[rt] = rs
+            plain[rt] = plain[rt] and flowing
+        if rs >= 0:
+            outs[rs] += 1
+            succ[rs] = rt
+            plain[rs] = plain[rs] and flowing
+    fixed = set(graph.roots)
+    if graph.error is not None and isinstance(graph.error.get("node"), str):
+        fixed.add(str(graph.error["node"]))
+    ok = [
+        keys[i] is not None
+        and reps_of[i] == i
+        and ins[i] == 1
+        and outs[i] == 1
+        and plain[i]
+        and nodes[i].name is None
+        and nodes[i].id not in fixed
+        for i in range(count)
+    ]
+
+    def continues(a: int, b: int) -> bool:  # a and b (a's successor) are in one run
+        return a >= 0 and b >= 0 and ok[a] and ok[b] and nodes[b].kind == nodes[a].kind
+
+    elided = []
+    for head in range(count):
+        if not ok[head] or continues(pred[head], head):
+            continue
+        run = [head]
+        while continues(run[-1], succ[run[-1]]) and len(run) <= count:
+            run.append(succ[run[-1]])
+        if len(run) < ELIDE_MIN_RUN:
+            continue
+        middle = run[ELIDE_KEEP : len(run) - ELIDE_KEEP]
+        for v in middle[1:]:
+            _union(parent, middle[0], v)
+        elided.append(_find(parent, middle[0]))
+    return sorted(elided)

@@ -10,7 +10,7 @@ import textwrap
 
 from detachviz.errors import ScriptFailed
 from detachviz.graph import vocab
-from detachviz.graph.model import KINDS, Edge, Graph, Node
+from detachviz.graph.model import KINDS, Edge, Graph, Node, paused_gc
 from detachviz.render import theme
 from detachviz.render.collapse import Collapsed, collapse, edge_key
 from detachviz.render.digraph import Digraph
@@ -53,6 +53,15 @@ def node_text(node: Node, *, run: int = 1, show_attrs: bool = False) -> str:
     if node.shape is not None:  # a tensor: "name\n (3, 4)"
         return f"{name}\n {size_to_str(node.shape)}"
     return attrs_block(name, node.attrs) if show_attrs else name
+
+
+def elided_text(count: int, lines: tuple[int, int] | None) -> str:
+    """An elided chain's box: `… 99,996 ops …` over the script line(s) its ops came from."""
+    text = theme.ELIDED_TEXT.format(count=count)
+    if lines is None:
+        return text
+    first, last = lines
+    return text + (f"\nline {first}" if first == last else f"\nlines {first}–{last}")
 
 
 def cut_text(edge: Edge) -> str:
@@ -130,8 +139,9 @@ def _without_saved(graph: Graph) -> Graph:
 def legend_entries(drawn: Collapsed) -> list[str]:
     """What the legend lists for a drawing: the entries its picture contains, in the
     vocabulary's order (node kinds, cut mechanisms, writes), then `collapsed` when a run was
-    drawn once and `failure` when the script failed. An entry is a kind, `cut:<name>`,
-    `write:<name>`, `collapsed` or `failure`."""
+    drawn once, `elided` when a chain of different ops was drawn as one box, and `failure`
+    when the script failed. An entry is a kind, `cut:<name>`, `write:<name>`, `collapsed`,
+    `elided` or `failure`."""
     graph = drawn.graph
     kinds = {n.kind for n in graph.nodes}
     cuts = {e.cut for e in graph.edges if e.cut is not None and e.write is None}
@@ -139,8 +149,10 @@ def legend_entries(drawn: Collapsed) -> list[str]:
     entries = [k for k in vocab.KINDS if k in kinds]
     entries += [f"cut:{c}" for c in vocab.CUT_NAMES if c in cuts]
     entries += [f"write:{w}" for w in vocab.WRITE_NAMES if w in writes]
-    if any(run > 1 for run in drawn.runs.values()):
+    if any(run > 1 for box, run in drawn.runs.items() if box not in drawn.elided):
         entries.append("collapsed")
+    if drawn.elided:
+        entries.append("elided")
     if graph.error is not None:
         entries.append("failure")
     return entries
@@ -158,10 +170,13 @@ def _add_legend(dot: Digraph, entries: list[str]) -> None:
                 style = theme.NODE_STYLE[entry]
                 first = last = ident
                 lg.node(ident, label(theme.LEGEND_KIND_TEXT[entry]), **style)
-            elif entry == "collapsed":
+            elif entry in ("collapsed", "elided"):
                 style = {**theme.NODE_STYLE[vocab.FUNCTION], **theme.COLLAPSED_STYLE}
                 first = last = ident
-                lg.node(ident, label(theme.LEGEND_COLLAPSED_TEXT), **style)
+                text = theme.LEGEND_COLLAPSED_TEXT
+                if entry == "elided":
+                    text = theme.LEGEND_ELIDED_TEXT
+                lg.node(ident, label(text), **style)
             elif entry == "failure":
                 first = last = ident
                 lg.node(ident, label(theme.LEGEND_FAILURE_TEXT), **theme.FAILURE_STYLE)
@@ -204,11 +219,23 @@ def _expanded(graph: Graph, drawn: Collapsed, wanted: tuple[str, ...]) -> frozen
     """The model nodes the collapsed boxes named by `wanted` stand for; ScriptFailed (exit 1,
     like a `--root` that names no tensor) for a name that names no collapsed box."""
     boxes = {n.id: n for n in drawn.graph.nodes if drawn.runs.get(n.id, 1) > 1}
+    names: dict[str, set[str]] = {box: set(box_names(n)) for box, n in boxes.items()}
+    for n in graph.nodes:  # an elided box is named by what any op in it is named by
+        box = drawn.members.get(n.id)
+        if box in drawn.elided:
+            names[box].update(box_names(n))
     chosen: set[str] = set()
     for name in wanted:
-        hit = {box for box, n in boxes.items() if name in box_names(n)}
+        hit = {box for box in boxes if name in names[box]}
         if not hit:
-            known = sorted({f"{n.label} (line {n.line})" for n in boxes.values()})
+            known = sorted(
+                {
+                    f"{elided_text(drawn.runs[box], None)} (line {n.line})"
+                    if box in drawn.elided
+                    else f"{n.label} (line {n.line})"
+                    for box, n in boxes.items()
+                }
+            )
             there = ", ".join(known[:6]) + (", ..." if len(known) > 6 else "") or "none"
             raise ScriptFailed(
                 f"--expand-node {name!r} names no collapsed box (an op, variable or line); "
@@ -235,6 +262,11 @@ def drawn_graph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Collapsed:
 
 def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
     """The drawing of `graph` as a torchviz-compatible Digraph (not yet laid out)."""
+    with paused_gc():
+        return _build_digraph(graph, options)
+
+
+def _build_digraph(graph: Graph, options: DrawOptions) -> Digraph:
     show_attrs = options.show_attrs
     for n in graph.nodes:
         if n.kind not in KINDS:
@@ -252,7 +284,11 @@ def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
         style = dict(theme.NODE_STYLE[n.kind])
         if run > 1:
             style.update(theme.COLLAPSED_STYLE)
-        dot.node(n.id, label(node_text(n, run=run, show_attrs=show_attrs)), **style)
+        if n.id in drawn.elided:
+            text = elided_text(run, drawn.elided[n.id])
+        else:
+            text = node_text(n, run=run, show_attrs=show_attrs)
+        dot.node(n.id, label(text), **style)
 
     kinds = {n.id: n.kind for n in graph.nodes}
     for e in graph.edges:

@@ -104,6 +104,8 @@ FAILURE_WRAP = 44  # ... wrapped into lines this wide
 # Collapsed runs ("MulBackward0 ×2998") get a double border: a stack of boxes.
 COLLAPSED_STYLE: dict[str, str] = {"peripheries": "2"}
 REPEAT_MARK = "×"
+# An elided chain of different ops: "… 99,996 ops …" over "line 12" (or "lines 9–12").
+ELIDED_TEXT = "… {count:,} ops …"
 
 LEGEND_GRAPH_ATTR: dict[str, str] = {
     "label": "legend",
@@ -124,6 +126,7 @@ LEGEND_KIND_TEXT: dict[str, str] = {
     vocab.UNTRACKED: "untracked\n(no gradient)",
 }
 LEGEND_COLLAPSED_TEXT = f"repeated op {REPEAT_MARK}N\n(drawn once)"
+LEGEND_ELIDED_TEXT = "… N ops …\n(a chain of N ops,\ndrawn as one box)"
 LEGEND_FAILURE_TEXT = "script failed here"
 LEGEND_LINE_TEXT = "line N"  # stands for the script line on a sample cut or write edge
 # The two ends of a sample edge: small dots, so the entry is the arrow and its label.
