@@ -146,6 +146,29 @@ def legend_entries(drawn: Collapsed) -> list[str]:
     return entries
 
 
+# What a label node's text takes from its edge's style; the rest stays on the two halves.
+_TEXT_ATTRS = ("fontcolor", "fontname", "fontsize")
+
+
+def label_node_id(tail: str, head: str, k: int) -> str:
+    """The id of the label node of the `k`-th labelled edge from `tail` to `head`
+    ("n3~n7~0"): the html view reads the edge's ends back from it."""
+    sep = theme.LABEL_ID_SEP
+    return f"{tail}{sep}{head}{sep}{k}"
+
+
+def labelled_edge(
+    dot: Digraph, tail: str, head: str, ident: str, text: str, style: dict[str, str]
+) -> None:
+    """An edge whose label is a node splitting it (`theme.LABEL_NODE_STYLE`): `tail` to the
+    label without an arrowhead, the label to `head` with the edge's own, both in its style."""
+    text_style = {k: v for k, v in style.items() if k in _TEXT_ATTRS}
+    line_style = {k: v for k, v in style.items() if k not in _TEXT_ATTRS and k != "label"}
+    dot.node(ident, label(text), **theme.LABEL_NODE_STYLE, **text_style)
+    dot.edge(tail, ident, **line_style, **theme.LABEL_TAIL_STYLE)
+    dot.edge(ident, head, **line_style)
+
+
 def _add_legend(dot: Digraph, entries: list[str]) -> None:
     """A small cluster that is itself a graph in the drawing's style: one sample per entry
     (a box, or a labelled arrow between two dots), kept in order by invisible edges."""
@@ -174,8 +197,8 @@ def _add_legend(dot: Digraph, entries: list[str]) -> None:
                 first, last = ident + "_from", ident + "_to"
                 lg.node(first, "", **theme.LEGEND_END_STYLE)
                 lg.node(last, "", **theme.LEGEND_END_STYLE)
-                style = dict(theme.EDGE_STYLE[kind])
-                lg.edge(first, last, label=label(f"{text}\n{theme.LEGEND_LINE_TEXT}"), **style)
+                text = f"{text}\n{theme.LEGEND_LINE_TEXT}"
+                labelled_edge(lg, first, last, ident + "_label", text, theme.EDGE_STYLE[kind])
             if previous is not None:
                 lg.edge(previous, first, **theme.LEGEND_ORDER_STYLE)
             previous = last
@@ -255,6 +278,7 @@ def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
         dot.node(n.id, label(node_text(n, run=run, show_attrs=show_attrs)), **style)
 
     kinds = {n.id: n.kind for n in graph.nodes}
+    labelled: dict[tuple[str, str], int] = {}  # how many label nodes each pair of ends has
     for e in graph.edges:
         kind = _edge_type(e, kinds)
         style = dict(theme.EDGE_STYLE[kind])
@@ -267,8 +291,17 @@ def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
             if kind not in ("cut", "write"):
                 style.update(theme.EDGE_STYLE["repeat"])
             text = (text + " " if text else "") + f"{theme.REPEAT_MARK}{repeat}"
-        if (e.source, e.target) in drawn.loops:
+        loop = (e.source, e.target) in drawn.loops
+        if loop:
             style.update(theme.EDGE_STYLE["loop"])
+        if text and kind in ("cut", "write") and not loop and e.source != e.target:
+            # NOTE: a loop's way back (or a box's arrow to itself) takes no part in ranking,
+            # nor would its label node: that one keeps an edge label.
+            k = labelled.get((e.source, e.target), 0)
+            labelled[(e.source, e.target)] = k + 1
+            ident = label_node_id(e.source, e.target, k)
+            labelled_edge(dot, e.source, e.target, ident, text, style)
+            continue
         if text:
             style["label"] = label(text)
         if kind == "saved":  # torchviz's direction: the saved box hangs below its node

@@ -87,6 +87,21 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
 CUT_TEXT: dict[str, str] = {c.name: c.label for c in vocab.CUTS}
 WRITE_TEXT: dict[str, str] = {w.name: w.label for w in vocab.WRITES}
 
+# A cut's or a write's label is a small node of its own that splits the edge in two (tail to
+# label without an arrowhead, label to head with it): Graphviz routes every other edge around
+# a node, never through it, so no edge crosses the label and no box covers it (an edge label
+# is placed after routing and was crossed, e.g. in a GAN step). The text takes its edge's
+# colour and font (`EDGE_STYLE`).
+LABEL_NODE_STYLE: dict[str, str] = {
+    "shape": "plain",
+    "style": "solid",
+    "margin": "0",
+}
+# The edge's first half, into its label: no arrowhead (the second half has the edge's own).
+LABEL_TAIL_STYLE: dict[str, str] = {"arrowhead": "none"}
+# Separates the ends in a label node's id ("n3~n7~0"): not in any model id, nor a DOT port.
+LABEL_ID_SEP = "~"
+
 # NOTE: a scissors glyph (U+2702) would be nicer, but the fonts bundled with graphviz-pure
 # have no glyph for it and png output shows a box; plain words render everywhere.
 CUT_PREFIX = "cut: "

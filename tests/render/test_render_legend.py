@@ -62,7 +62,8 @@ def entries_in(source: str) -> list[str]:
     """The legend's sample nodes, in the order the DOT lists them (edge samples by name)."""
     legend = source[source.index("subgraph cluster_legend") :]
     ids = [ln.split()[0] for ln in legend.splitlines() if "[label=" in ln and "->" not in ln]
-    names = [i.removeprefix("legend_").removesuffix("_from") for i in ids if not i.endswith("_to")]
+    samples = [i for i in ids if not i.endswith(("_to", "_label"))]  # an edge's end, its text
+    names = [i.removeprefix("legend_").removesuffix("_from") for i in samples]
     return [n.replace("cut_", "cut:", 1).replace("write_", "write:", 1) for n in names]
 
 
@@ -90,7 +91,10 @@ def test_legend_lists_what_the_script_drew(tmp_path, name, options, entries):
 def test_the_legend_samples_use_the_drawings_styles(tmp_path):
     source = legend_dot(tmp_path, "inplace_error")
     legend = source[source.index("subgraph cluster_legend") :]
-    assert 'label="cut: detach()\\nline N" color=red' in legend
+    # the sample is drawn as the drawing's cut: its label a node splitting the red edge
+    assert 'legend_cut_detach_label [label="cut: detach()\\nline N" fontcolor=red' in legend
+    assert "legend_cut_detach_from -> legend_cut_detach_label [arrowhead=none color=red" in legend
+    assert "legend_cut_detach_label -> legend_cut_detach_to [color=red" in legend
     assert "in-place write to a saved tensor:\\nbackward will raise\\nline N" in legend
     assert 'legend_failure [label="script failed here" color=red' in legend
     assert "legend_saved" not in legend and "cut: .data" not in legend
