@@ -127,25 +127,6 @@ def _without_saved(graph: Graph) -> Graph:
     return Graph(nodes, edges, list(graph.roots), graph.error)
 
 
-def legend_entries(drawn: Collapsed) -> list[str]:
-    """What the legend lists for a drawing: the entries its picture contains, in the
-    vocabulary's order (node kinds, cut mechanisms, writes), then `collapsed` when a run was
-    drawn once and `failure` when the script failed. An entry is a kind, `cut:<name>`,
-    `write:<name>`, `collapsed` or `failure`."""
-    graph = drawn.graph
-    kinds = {n.kind for n in graph.nodes}
-    cuts = {e.cut for e in graph.edges if e.cut is not None and e.write is None}
-    writes = {e.write for e in graph.edges if e.write is not None}
-    entries = [k for k in vocab.KINDS if k in kinds]
-    entries += [f"cut:{c}" for c in vocab.CUT_NAMES if c in cuts]
-    entries += [f"write:{w}" for w in vocab.WRITE_NAMES if w in writes]
-    if any(run > 1 for run in drawn.runs.values()):
-        entries.append("collapsed")
-    if graph.error is not None:
-        entries.append("failure")
-    return entries
-
-
 # What a label node's text takes from its edge's style; the rest stays on the two halves.
 _TEXT_ATTRS = ("fontcolor", "fontname", "fontsize")
 
@@ -169,36 +150,36 @@ def labelled_edge(
     dot.edge(ident, head, **line_style)
 
 
+def legend_entries(drawn: Collapsed) -> list[str]:
+    """What the legend lists for a drawing: the entries (`theme.LEGEND_ROWS`' keys) of what
+    its picture contains, in the table's order."""
+    graph = drawn.graph
+    present = {n.kind for n in graph.nodes}
+    present |= {f"cut:{e.cut}" for e in graph.edges if e.cut is not None and e.write is None}
+    present |= {f"write:{e.write}" for e in graph.edges if e.write is not None}
+    if any(run > 1 for run in drawn.runs.values()):
+        present.add("collapsed")
+    if graph.error is not None:
+        present.add("failure")
+    return [row.entry for row in theme.LEGEND_ROWS if row.entry in present]
+
+
 def _add_legend(dot: Digraph, entries: list[str]) -> None:
     """A small cluster that is itself a graph in the drawing's style: one sample per entry
     (a box, or a labelled arrow between two dots), kept in order by invisible edges."""
-    p = LEGEND_PREFIX
     with dot.subgraph(name="cluster_legend", graph_attr=theme.LEGEND_GRAPH_ATTR) as lg:
         previous: str | None = None
         for entry in entries:
-            ident = p + entry.replace(":", "_")
-            if entry in theme.LEGEND_KIND_TEXT:
-                style = theme.NODE_STYLE[entry]
-                first = last = ident
-                lg.node(ident, label(theme.LEGEND_KIND_TEXT[entry]), **style)
-            elif entry == "collapsed":
-                style = {**theme.NODE_STYLE[vocab.FUNCTION], **theme.COLLAPSED_STYLE}
-                first = last = ident
-                lg.node(ident, label(theme.LEGEND_COLLAPSED_TEXT), **style)
-            elif entry == "failure":
-                first = last = ident
-                lg.node(ident, label(theme.LEGEND_FAILURE_TEXT), **theme.FAILURE_STYLE)
-            else:
-                kind, name = entry.split(":")
-                if kind == "cut":
-                    text = theme.CUT_PREFIX + theme.CUT_TEXT[name]
-                else:
-                    text = theme.WRITE_TEXT[name]
+            row = theme.LEGEND_ROW[entry]
+            ident = LEGEND_PREFIX + entry.replace(":", "_")
+            first = last = ident
+            if row.arrow:
                 first, last = ident + "_from", ident + "_to"
                 lg.node(first, "", **theme.LEGEND_END_STYLE)
                 lg.node(last, "", **theme.LEGEND_END_STYLE)
-                text = f"{text}\n{theme.LEGEND_LINE_TEXT}"
-                labelled_edge(lg, first, last, ident + "_label", text, theme.EDGE_STYLE[kind])
+                labelled_edge(lg, first, last, ident + "_label", row.text, dict(row.style))
+            else:
+                lg.node(ident, label(row.text), **row.style)
             if previous is not None:
                 lg.edge(previous, first, **theme.LEGEND_ORDER_STYLE)
             previous = last

@@ -7,6 +7,9 @@ the failure marker. Nothing outside this module names a colour; docs/legend.md d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from detachviz.graph import vocab
 
 # NOTE: torchviz uses fontname="monospace". graphviz-pure has no metrics for that generic
@@ -128,8 +131,8 @@ LEGEND_GRAPH_ATTR: dict[str, str] = {
     "color": "gray60",
 }
 
-# The legend lists what the drawing contains, one sample per entry, in the vocabulary's
-# order: node kinds, cuts, writes, then a collapsed run and the failure marker.
+# The legend lists what the drawing contains, one sample per entry, in the order of
+# `LEGEND_ROWS`: node kinds, cuts, writes, then a collapsed run and the failure marker.
 LEGEND_KIND_TEXT: dict[str, str] = {
     vocab.OUTPUT: "output",
     vocab.FUNCTION: "backward function",
@@ -141,6 +144,40 @@ LEGEND_KIND_TEXT: dict[str, str] = {
 LEGEND_COLLAPSED_TEXT = f"repeated op {REPEAT_MARK}N\n(drawn once)"
 LEGEND_FAILURE_TEXT = "script failed here"
 LEGEND_LINE_TEXT = "line N"  # stands for the script line on a sample cut or write edge
+
+
+@dataclass(frozen=True)
+class LegendRow:
+    """One legend entry: the key `dot.legend_entries` gives when the drawing has it (a node
+    kind, `cut:<name>`, `write:<name>`, `collapsed`, `failure`), its text, and its sample's
+    style: a box, or with `arrow` a labelled arrow between two dots (`EDGE_STYLE`'s)."""
+
+    entry: str
+    text: str
+    style: Mapping[str, str]
+    arrow: bool = False
+
+
+# The one table of legend entries: adding a kind of drawn element is one row here (and, in
+# `dot.legend_entries`, when a drawing has it).
+LEGEND_ROWS: tuple[LegendRow, ...] = (
+    *(LegendRow(k, LEGEND_KIND_TEXT[k], NODE_STYLE[k]) for k in vocab.KINDS),
+    *(
+        LegendRow(
+            f"cut:{c.name}", f"{CUT_PREFIX}{c.label}\n{LEGEND_LINE_TEXT}", EDGE_STYLE["cut"], True
+        )
+        for c in vocab.CUTS
+    ),
+    *(
+        LegendRow(f"write:{w.name}", f"{w.label}\n{LEGEND_LINE_TEXT}", EDGE_STYLE["write"], True)
+        for w in vocab.WRITES
+    ),
+    LegendRow(
+        "collapsed", LEGEND_COLLAPSED_TEXT, {**NODE_STYLE[vocab.FUNCTION], **COLLAPSED_STYLE}
+    ),
+    LegendRow("failure", LEGEND_FAILURE_TEXT, FAILURE_STYLE),
+)
+LEGEND_ROW: dict[str, LegendRow] = {row.entry: row for row in LEGEND_ROWS}
 # The two ends of a sample edge: small dots, so the entry is the arrow and its label.
 LEGEND_END_STYLE: dict[str, str] = {
     "shape": "point",
