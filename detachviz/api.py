@@ -28,6 +28,8 @@ from detachviz.render.options import (
     DEFAULT_VIEW,
     DrawOptions,
     HtmlView,
+    expand_names,
+    size_text,
 )
 
 # Names IPython keeps in a notebook's namespace for its own history (`_`, `__`, `_5`, `_i5`,
@@ -235,19 +237,37 @@ class Trace:
         show_saved: bool = False,
         show_attrs: bool = False,
         expand: bool = False,
+        expand_nodes: str | int | Sequence[str | int] = (),
+        size: str | float | tuple[float, float] | None = None,
+        dpi: float | None = None,
         renderer: str | None = None,
     ) -> Drawing:
         """Draw `root` (see `graph`) with cuts, names and lines. The options are `render`'s
-        (`render.options.DrawOptions`); a bad one is a `detachviz.errors.UserError`."""
+        (`render.options.DrawOptions`, the CLI's `--expand-node`, `--size`, `--dpi` ...); a bad
+        one is a `detachviz.errors.UserError`, a name in `expand_nodes` that names no
+        collapsed box a `detachviz.errors.ScriptFailed`, both with the CLI's message.
+
+        expand_nodes  collapsed ×N boxes to draw in full, each named by its op
+                      ("MulBackward0"), the variable it made ("h") or its line (12)
+        size          fit into inches: "8,10", 8 (both), (8, 10), "8,10!" (scale up too)
+        dpi           pixels per inch of png/jpg (1 to 2400; default 96)
+        """
         options = DrawOptions(
             rankdir=rankdir.upper(),
             legend=legend,
             show_saved=show_saved,
             show_attrs=show_attrs,
             expand=expand,
+            expand_nodes=expand_names(expand_nodes),
+            size=size_text(size),
+            dpi=dpi,
             renderer=renderer,
         )
         graph = self._graph(root, sys._getframe(1), show_saved, show_attrs)
+        if options.expand_nodes:
+            from detachviz.render.dot import drawn_graph
+
+            drawn_graph(graph, options)  # a name that names no box fails here, not on display
         return Drawing(
             graph,
             lines=_source_lines(self.source),

@@ -48,7 +48,21 @@ class DetachvizMagics(Magics):
     @argument("--legend", action="store_true", help="Add a legend of what the drawing contains.")
     @argument("--show-saved", action="store_true", help="Draw tensors saved for backward.")
     @argument("--show-attrs", action="store_true", help="Show saved non-tensor attributes.")
-    @argument("--expand", action="store_true", help="Draw repeated chains in full.")
+    @argument("--expand", action="store_true", help="Draw every collapsed ×N box in full.")
+    @argument(
+        "--expand-node",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="Draw the collapsed ×N box named NAME in full: its op (MulBackward0), the variable "
+        "it made (h) or its cell line (12) (repeatable).",
+    )
+    @argument(
+        "--size",
+        metavar="W,H",
+        help="Fit the drawing into W,H inches ('W' for both, '!' to scale up too).",
+    )
+    @argument("--dpi", type=float, metavar="N", help="Pixels per inch of png/jpg (-o).")
     @argument("--renderer", choices=RENDERERS, help="Layout program.")
     @argument("-o", "--output", metavar="FILE", help="Also save the drawing (format: suffix).")
     @argument(
@@ -108,6 +122,9 @@ class DetachvizMagics(Magics):
                 show_saved=args.show_saved,
                 show_attrs=args.show_attrs,
                 expand=args.expand,
+                expand_nodes=args.expand_node,
+                size=args.size,
+                dpi=args.dpi,
                 renderer=args.renderer,
             )
         except RootError as e:

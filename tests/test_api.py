@@ -21,7 +21,8 @@ import detachviz.torch as torch
 from detachviz import api, runner
 from detachviz.cli import cli
 from detachviz.engine import state
-from detachviz.errors import RenderError, UserError
+from detachviz.errors import RenderError, ScriptFailed, UserError
+from detachviz.render.dot import drawn_graph
 from detachviz.torchviz import make_dot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -425,3 +426,59 @@ def test_a_script_using_the_api_renders_the_same_under_the_cli(script) -> None:
     assert '"cut": "detach", "line": 4' in expected
     result = runner.run_script(traced, record=True, quiet=True)
     assert result.namespace["drawn"] == expected
+
+
+def _chain_trace():
+    with detachviz.trace() as t:
+        w = torch.ones(2, requires_grad=True)
+        h = w * 1.0
+        for _ in range(5):
+            h = h * w
+        loss = h.sum()
+    return t, loss
+
+
+def test_expand_nodes_size_and_dpi_are_the_clis(tmp_path) -> None:
+    t, loss = _chain_trace()
+    collapsed = t.draw(loss)
+    assert any(n.label == "MulBackward0" for n in collapsed.graph.nodes)
+    assert "×6" in collapsed.source  # the six multiplications are one box
+    drawn = drawn_graph(collapsed.graph)
+    [line] = {n.line for n in drawn.graph.nodes if drawn.runs.get(n.id, 1) > 1}
+    for name in ("MulBackward0", "h", ["h"], line):
+        full = t.draw(loss, expand_nodes=name)
+        assert "×6" not in full.source and full.source.count("MulBackward0") == 6, name
+    # size: the CLI's Graphviz string, one number, or a pair; dpi: png pixels per inch
+    for size in ("3,2", (3, 2)):
+        assert 'size="3,2"' in t.draw(loss, size=size).source
+    assert "size=3" in t.draw(loss, size=3).source
+    small, big = (t.draw(loss, dpi=d).pipe("png") for d in (96, 288))
+    width = [int.from_bytes(png[16:20], "big") for png in (small, big)]
+    assert width[1] == pytest.approx(3 * width[0], rel=0.02)
+
+
+def test_bad_expand_node_size_and_dpi_are_the_clis_one_line_errors(tmp_path) -> None:
+    t, loss = _chain_trace()
+    script = tmp_path / "chain.py"
+    script.write_text(
+        "import torch\nw = torch.ones(2, requires_grad=True)\nh = w * 1.0\n"
+        "for _ in range(5):\n    h = h * w\nloss = h.sum()\n"
+    )
+    cases = [
+        ({"expand_nodes": "nope"}, ["--expand-node", "nope"], ScriptFailed),
+        ({"size": "big"}, ["--size", "big"], UserError),
+        ({"size": (3, -1)}, ["--size", "3,-1"], UserError),
+        ({"expand_nodes": " "}, ["--expand-node", " "], UserError),
+    ]
+    for kwargs, flags, error in cases:
+        with pytest.raises(error) as raised:
+            t.draw(loss, **kwargs)
+        cli_run = CliRunner().invoke(cli, ["render", str(script), "-o", "-", *flags])
+        assert cli_run.exit_code != 0
+        # the same words (the lines differ: the script's own against this file's)
+        same = re.sub(r"line \d+", "line N", str(raised.value))
+        assert same in re.sub(r"line \d+", "line N", cli_run.output), (kwargs, cli_run.output)
+    with pytest.raises(UserError, match=r"^bad dpi 0: give pixels per inch from 1 to 2400$"):
+        t.draw(loss, dpi=0)
+    with pytest.raises(UserError, match="bad dpi 'x'"):
+        t.draw(loss, dpi="x")  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,26 @@ c = a.detach() ** 6
 i = (b + c).sum()
 i.backward()
 """
+
+CHAIN = """\
+w = torch.ones(2, requires_grad=True)
+h = w * 1.0
+for _ in range(5):
+    h = h * w
+loss = h.sum()
+"""
+
+
+def test_expand_node_size_and_dpi_options(ip, tmp_path) -> None:
+    result, out = run(ip, "%%detachviz\n" + CHAIN)
+    [collapsed] = svgs(out)
+    assert "MulBackward0 ×6" in collapsed
+    target = tmp_path / "g.dot"
+    result, out = run(ip, f"%%detachviz --expand-node 5 --size 3,2 -o {target}\n" + CHAIN)
+    assert result.success
+    [full] = svgs(out)  # line 5 (the cell's own numbering) names the collapsed box
+    assert full.count("MulBackward0</text>") == 6 and "×" not in full
+    assert 'size="3,2"' in target.read_text()
 
 
 @pytest.fixture
@@ -136,10 +157,13 @@ def test_allow_errors_shows_the_traceback_without_failing(ip) -> None:
         ("%%detachviz --rankdir XX\nx = 1", "invalid choice: 'XX'"),
         ("%%detachviz --root nope\nx = torch.ones(1, requires_grad=True) * 2", "'nope'"),
         ("%%detachviz -o g.bmp\nx = torch.ones(1, requires_grad=True) * 2", "'bmp'"),
+        ("%%detachviz --dpi 0\n" + "x = torch.ones(1, requires_grad=True) * 2", "bad dpi 0"),
+        ("%%detachviz --size big\nx = torch.ones(1, requires_grad=True) * 2", "bad size 'big'"),
+        ("%%detachviz --expand-node nope\n" + "CHAIN", "--expand-node 'nope' names no"),
     ],
 )
 def test_bad_requests_are_one_line_usage_errors(ip, magic, says) -> None:
-    result, out = run(ip, magic)
+    result, out = run(ip, magic.replace("CHAIN", CHAIN))
     assert "UsageError" in out.stderr and says in out.stderr
     assert "Traceback" not in out.stdout + out.stderr
 
@@ -164,6 +188,7 @@ def _notebook(path: Path) -> None:
             "    loss = (w * frozen).sum()\n"
             "t.draw(loss)"
         ),
+        nbformat.v4.new_code_cell("%%detachviz --expand-node h --dpi 144 -o chain.png\n" + CHAIN),
     ]
     nbformat.write(nb, path)
 
@@ -186,6 +211,11 @@ def test_nbconvert_executes_a_notebook_and_its_outputs_hold_the_graph(tmp_path) 
     assert "<code>a</code>" in table and "partly-cut" in table
     [api_svg] = [o["data"]["image/svg+xml"] for o in outputs[3]]
     assert "cut: .data" in api_svg and ">w</text>" in api_svg and ">loss</text>" in api_svg
+    [chain_svg] = [o["data"]["image/svg+xml"] for o in outputs[4] if "data" in o]
+    assert chain_svg.count("MulBackward0</text>") == 6 and "×" not in chain_svg  # expanded
+    width_pt = float(re.search(r'<svg width="([\d.]+)pt"', chain_svg).group(1))
+    png = (tmp_path / "chain.png").read_bytes()  # -o, beside the notebook, at 144 dpi
+    assert int.from_bytes(png[16:20], "big") == pytest.approx(width_pt * 144 / 72, abs=3)
 
 
 def test_the_worked_notebook_is_current(tmp_path) -> None:

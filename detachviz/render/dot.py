@@ -136,61 +136,61 @@ def _without_saved(graph: Graph) -> Graph:
     return Graph(nodes, edges, list(graph.roots), graph.error)
 
 
+# What a label node's text takes from its edge's style; the rest stays on the two halves.
+_TEXT_ATTRS = ("fontcolor", "fontname", "fontsize")
+
+
+def label_node_id(tail: str, head: str, k: int) -> str:
+    """The id of the label node of the `k`-th labelled edge from `tail` to `head`
+    ("n3~n7~0"): the html view reads the edge's ends back from it."""
+    sep = theme.LABEL_ID_SEP
+    return f"{tail}{sep}{head}{sep}{k}"
+
+
+def labelled_edge(
+    dot: Digraph, tail: str, head: str, ident: str, text: str, style: dict[str, str]
+) -> None:
+    """An edge whose label is a node splitting it (`theme.LABEL_NODE_STYLE`): `tail` to the
+    label without an arrowhead, the label to `head` with the edge's own, both in its style."""
+    text_style = {k: v for k, v in style.items() if k in _TEXT_ATTRS}
+    line_style = {k: v for k, v in style.items() if k not in _TEXT_ATTRS and k != "label"}
+    dot.node(ident, label(text), **theme.LABEL_NODE_STYLE, **text_style)
+    dot.edge(tail, ident, **line_style, **theme.LABEL_TAIL_STYLE)
+    dot.edge(ident, head, **line_style)
+
+
 def legend_entries(drawn: Collapsed) -> list[str]:
-    """What the legend lists for a drawing: the entries its picture contains, in the
-    vocabulary's order (node kinds, cut mechanisms, writes), then `collapsed` when a run was
-    drawn once, `elided` when a chain of different ops was drawn as one box, and `failure`
-    when the script failed. An entry is a kind, `cut:<name>`, `write:<name>`, `collapsed`,
-    `elided` or `failure`."""
+    """What the legend lists for a drawing: the entries (`theme.LEGEND_ROWS`' keys) of what
+    its picture contains, in the table's order."""
     graph = drawn.graph
-    kinds = {n.kind for n in graph.nodes}
-    cuts = {e.cut for e in graph.edges if e.cut is not None and e.write is None}
-    writes = {e.write for e in graph.edges if e.write is not None}
-    entries = [k for k in vocab.KINDS if k in kinds]
-    entries += [f"cut:{c}" for c in vocab.CUT_NAMES if c in cuts]
-    entries += [f"write:{w}" for w in vocab.WRITE_NAMES if w in writes]
+    present = {n.kind for n in graph.nodes}
+    present |= {f"cut:{e.cut}" for e in graph.edges if e.cut is not None and e.write is None}
+    present |= {f"write:{e.write}" for e in graph.edges if e.write is not None}
     if any(run > 1 for box, run in drawn.runs.items() if box not in drawn.elided):
-        entries.append("collapsed")
+        present.add("collapsed")
     if drawn.elided:
-        entries.append("elided")
+        present.add("elided")
     if graph.error is not None:
-        entries.append("failure")
-    return entries
+        present.add("failure")
+    return [row.entry for row in theme.LEGEND_ROWS if row.entry in present]
 
 
 def _add_legend(dot: Digraph, entries: list[str]) -> None:
     """A small cluster that is itself a graph in the drawing's style: one sample per entry
     (a box, or a labelled arrow between two dots), kept in order by invisible edges."""
-    p = LEGEND_PREFIX
     with dot.subgraph(name="cluster_legend", graph_attr=theme.LEGEND_GRAPH_ATTR) as lg:
         previous: str | None = None
         for entry in entries:
-            ident = p + entry.replace(":", "_")
-            if entry in theme.LEGEND_KIND_TEXT:
-                style = theme.NODE_STYLE[entry]
-                first = last = ident
-                lg.node(ident, label(theme.LEGEND_KIND_TEXT[entry]), **style)
-            elif entry in ("collapsed", "elided"):
-                style = {**theme.NODE_STYLE[vocab.FUNCTION], **theme.COLLAPSED_STYLE}
-                first = last = ident
-                text = theme.LEGEND_COLLAPSED_TEXT
-                if entry == "elided":
-                    text = theme.LEGEND_ELIDED_TEXT
-                lg.node(ident, label(text), **style)
-            elif entry == "failure":
-                first = last = ident
-                lg.node(ident, label(theme.LEGEND_FAILURE_TEXT), **theme.FAILURE_STYLE)
-            else:
-                kind, name = entry.split(":")
-                if kind == "cut":
-                    text = theme.CUT_PREFIX + theme.CUT_TEXT[name]
-                else:
-                    text = theme.WRITE_TEXT[name]
+            row = theme.LEGEND_ROW[entry]
+            ident = LEGEND_PREFIX + entry.replace(":", "_")
+            first = last = ident
+            if row.arrow:
                 first, last = ident + "_from", ident + "_to"
                 lg.node(first, "", **theme.LEGEND_END_STYLE)
                 lg.node(last, "", **theme.LEGEND_END_STYLE)
-                style = dict(theme.EDGE_STYLE[kind])
-                lg.edge(first, last, label=label(f"{text}\n{theme.LEGEND_LINE_TEXT}"), **style)
+                labelled_edge(lg, first, last, ident + "_label", row.text, dict(row.style))
+            else:
+                lg.node(ident, label(row.text), **row.style)
             if previous is not None:
                 lg.edge(previous, first, **theme.LEGEND_ORDER_STYLE)
             previous = last
@@ -291,6 +291,7 @@ def _build_digraph(graph: Graph, options: DrawOptions) -> Digraph:
         dot.node(n.id, label(text), **style)
 
     kinds = {n.id: n.kind for n in graph.nodes}
+    labelled: dict[tuple[str, str], int] = {}  # how many label nodes each pair of ends has
     for e in graph.edges:
         kind = _edge_type(e, kinds)
         style = dict(theme.EDGE_STYLE[kind])
@@ -303,8 +304,17 @@ def _build_digraph(graph: Graph, options: DrawOptions) -> Digraph:
             if kind not in ("cut", "write"):
                 style.update(theme.EDGE_STYLE["repeat"])
             text = (text + " " if text else "") + f"{theme.REPEAT_MARK}{repeat}"
-        if (e.source, e.target) in drawn.loops:
+        loop = (e.source, e.target) in drawn.loops
+        if loop:
             style.update(theme.EDGE_STYLE["loop"])
+        if text and kind in ("cut", "write") and not loop and e.source != e.target:
+            # NOTE: a loop's way back (or a box's arrow to itself) takes no part in ranking,
+            # nor would its label node: that one keeps an edge label.
+            k = labelled.get((e.source, e.target), 0)
+            labelled[(e.source, e.target)] = k + 1
+            ident = label_node_id(e.source, e.target, k)
+            labelled_edge(dot, e.source, e.target, ident, text, style)
+            continue
         if text:
             style["label"] = label(text)
         if kind == "saved":  # torchviz's direction: the saved box hangs below its node

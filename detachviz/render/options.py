@@ -171,14 +171,36 @@ class DrawOptions:
                     f"bad size {self.size!r}: give inches as WIDTH,HEIGHT (e.g. 8,10), one "
                     "number for both, or add ! to scale up as well as down (8,10!)"
                 ) from None
-        if self.dpi is not None and not (1 <= self.dpi <= 2400):
-            raise UserError(f"bad dpi {self.dpi:g}: give pixels per inch from 1 to 2400")
+        if self.dpi is not None and (
+            isinstance(self.dpi, bool)
+            or not isinstance(self.dpi, (int, float))
+            or not (1 <= self.dpi <= 2400)
+        ):
+            shown = f"{self.dpi:g}" if isinstance(self.dpi, (int, float)) else repr(self.dpi)
+            raise UserError(f"bad dpi {shown}: give pixels per inch from 1 to 2400")
         for name in self.expand_nodes:
             if not name.strip():
                 raise UserError("--expand-node needs a name: an op, a variable or a line")
 
 
 DEFAULT_DRAW = DrawOptions()
+
+
+def size_text(size: str | float | tuple[float, float] | None) -> str | None:
+    """The Python API's `size` (8, (8, 10) or the CLI's "8,10") as `DrawOptions.size`."""
+    if size is None or isinstance(size, str):
+        return size
+    if isinstance(size, (int, float)) and not isinstance(size, bool):
+        return f"{size:g}"
+    if isinstance(size, tuple) and len(size) == 2:
+        return ",".join(f"{v:g}" if isinstance(v, (int, float)) else str(v) for v in size)
+    return str(size)  # DrawOptions says what a size is
+
+
+def expand_names(names: str | int | Sequence[str | int]) -> tuple[str, ...]:
+    """The Python API's `expand_nodes` ("h", 12 or a list of them) as the CLI's names."""
+    items = [names] if isinstance(names, (str, int)) else list(names)
+    return tuple(str(name) for name in items)
 
 
 @dataclass(frozen=True)

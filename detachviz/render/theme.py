@@ -7,6 +7,9 @@ the failure marker. Nothing outside this module names a colour; docs/legend.md d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from detachviz.graph import vocab
 
 # NOTE: torchviz uses fontname="monospace". graphviz-pure has no metrics for that generic
@@ -87,6 +90,21 @@ EDGE_STYLE: dict[str, dict[str, str]] = {
 CUT_TEXT: dict[str, str] = {c.name: c.label for c in vocab.CUTS}
 WRITE_TEXT: dict[str, str] = {w.name: w.label for w in vocab.WRITES}
 
+# A cut's or a write's label is a small node of its own that splits the edge in two (tail to
+# label without an arrowhead, label to head with it): Graphviz routes every other edge around
+# a node, never through it, so no edge crosses the label and no box covers it (an edge label
+# is placed after routing and was crossed, e.g. in a GAN step). The text takes its edge's
+# colour and font (`EDGE_STYLE`).
+LABEL_NODE_STYLE: dict[str, str] = {
+    "shape": "plain",
+    "style": "solid",
+    "margin": "0",
+}
+# The edge's first half, into its label: no arrowhead (the second half has the edge's own).
+LABEL_TAIL_STYLE: dict[str, str] = {"arrowhead": "none"}
+# Separates the ends in a label node's id ("n3~n7~0"): not in any model id, nor a DOT port.
+LABEL_ID_SEP = "~"
+
 # NOTE: a scissors glyph (U+2702) would be nicer, but the fonts bundled with graphviz-pure
 # have no glyph for it and png output shows a box; plain words render everywhere.
 CUT_PREFIX = "cut: "
@@ -115,8 +133,9 @@ LEGEND_GRAPH_ATTR: dict[str, str] = {
     "color": "gray60",
 }
 
-# The legend lists what the drawing contains, one sample per entry, in the vocabulary's
-# order: node kinds, cuts, writes, then a collapsed run and the failure marker.
+# The legend lists what the drawing contains, one sample per entry, in the order of
+# `LEGEND_ROWS`: node kinds, cuts, writes, then a collapsed run, an elided chain and the
+# failure marker.
 LEGEND_KIND_TEXT: dict[str, str] = {
     vocab.OUTPUT: "output",
     vocab.FUNCTION: "backward function",
@@ -129,6 +148,41 @@ LEGEND_COLLAPSED_TEXT = f"repeated op {REPEAT_MARK}N\n(drawn once)"
 LEGEND_ELIDED_TEXT = "… N ops …\n(a chain of N ops,\ndrawn as one box)"
 LEGEND_FAILURE_TEXT = "script failed here"
 LEGEND_LINE_TEXT = "line N"  # stands for the script line on a sample cut or write edge
+
+
+@dataclass(frozen=True)
+class LegendRow:
+    """One legend entry: the key `dot.legend_entries` gives when the drawing has it (a node
+    kind, `cut:<name>`, `write:<name>`, `collapsed`, `elided`, `failure`), its text, and its sample's
+    style: a box, or with `arrow` a labelled arrow between two dots (`EDGE_STYLE`'s)."""
+
+    entry: str
+    text: str
+    style: Mapping[str, str]
+    arrow: bool = False
+
+
+# The one table of legend entries: adding a kind of drawn element is one row here (and, in
+# `dot.legend_entries`, when a drawing has it).
+LEGEND_ROWS: tuple[LegendRow, ...] = (
+    *(LegendRow(k, LEGEND_KIND_TEXT[k], NODE_STYLE[k]) for k in vocab.KINDS),
+    *(
+        LegendRow(
+            f"cut:{c.name}", f"{CUT_PREFIX}{c.label}\n{LEGEND_LINE_TEXT}", EDGE_STYLE["cut"], True
+        )
+        for c in vocab.CUTS
+    ),
+    *(
+        LegendRow(f"write:{w.name}", f"{w.label}\n{LEGEND_LINE_TEXT}", EDGE_STYLE["write"], True)
+        for w in vocab.WRITES
+    ),
+    LegendRow(
+        "collapsed", LEGEND_COLLAPSED_TEXT, {**NODE_STYLE[vocab.FUNCTION], **COLLAPSED_STYLE}
+    ),
+    LegendRow("elided", LEGEND_ELIDED_TEXT, {**NODE_STYLE[vocab.FUNCTION], **COLLAPSED_STYLE}),
+    LegendRow("failure", LEGEND_FAILURE_TEXT, FAILURE_STYLE),
+)
+LEGEND_ROW: dict[str, LegendRow] = {row.entry: row for row in LEGEND_ROWS}
 # The two ends of a sample edge: small dots, so the entry is the arrow and its label.
 LEGEND_END_STYLE: dict[str, str] = {
     "shape": "point",

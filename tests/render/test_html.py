@@ -47,8 +47,18 @@ def test_data_is_keyed_by_the_svg_titles() -> None:
     graph = samples.all_cuts()
     page = html.render_html(graph, title="cuts")
     data = page_data(page)
-    assert svg_titles(page, "node") == list(data["nodes"]) == [n.id for n in graph.nodes]
-    assert set(svg_titles(page, "edge")) == set(data["edges"])
+    nodes = [t for t in svg_titles(page, "node") if "~" not in t]  # not the cut labels
+    assert nodes == list(data["nodes"]) == [n.id for n in graph.nodes]
+    # A cut's label node "tail~head~k" splits its edge: both halves are the edge tail->head
+    # (view.js's edgeKey).
+    labels = [t.split("~") for t in svg_titles(page, "node") if "~" in t]
+    assert len(labels) == sum(1 for e in graph.edges if e.cut) > 0
+    keys = set()  # each svg edge as the edge it stands for
+    for title in svg_titles(page, "edge"):
+        tail, head = title.split("->")
+        label = next((t for t in (tail, head) if "~" in t), None)
+        keys.add("->".join(label.split("~")[:2]) if label else title)
+    assert keys == set(data["edges"])
     assert data["roots"] == graph.roots and data["groups"] == {} and data["collapsedEdges"] is None
 
 

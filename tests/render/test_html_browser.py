@@ -111,7 +111,8 @@ def loaded(browser, page: Path):
 
 
 def nodes(driver) -> list:
-    return driver.find_elements(By.CSS_SELECTOR, ".dv-view > svg g.node")
+    """The drawn boxes (a cut's label is a node of its own, `dv-label`, and not one)."""
+    return driver.find_elements(By.CSS_SELECTOR, ".dv-view > svg g.node:not(.dv-label)")
 
 
 def node_named(driver, name: str):
@@ -194,7 +195,9 @@ def test_clicking_a_node_highlights_its_paths_to_root_and_leaves(loaded) -> None
         "w, untracked",
         "z, function",
     ]
-    assert len(loaded.find_elements(By.CSS_SELECTOR, "g.edge.dv-on")) == 7
+    # 6 arrows and the cut's two halves (its label a node between them), the label lit too
+    assert len(loaded.find_elements(By.CSS_SELECTOR, "g.edge.dv-on")) == 8
+    assert len(loaded.find_elements(By.CSS_SELECTOR, "g.node.dv-label.dv-on")) == 1
     assert loaded.find_elements(By.CSS_SELECTOR, "svg.dv-dim")
     # From the sum: up to every leaf and tracked node above it, down to loss.
     node_named(loaded, "SumBackward0").click()
@@ -264,7 +267,7 @@ def test_two_drawings_on_one_page_keep_to_themselves(browser, tmp_path: Path) ->
     first, second = browser.find_elements(By.CSS_SELECTOR, ".dv-root")
 
     def count(root) -> int:
-        return len(root.find_elements(By.CSS_SELECTOR, ".dv-view > svg g.node"))
+        return len(root.find_elements(By.CSS_SELECTOR, ".dv-view > svg g.node:not(.dv-label)"))
 
     assert (count(first), count(second)) == (5, 8)  # MulBackward0 ×5 is one box
     browser.execute_script("arguments[0].scrollIntoView()", second)

@@ -97,10 +97,20 @@ def test_cut_text_without_line():
 
 def test_every_cut_kind_is_drawn_red_dashed():
     source = to_digraph(samples.all_cuts()).source
-    cut_lines = [ln for ln in source.splitlines() if "cut: " in ln]
-    assert len(cut_lines) == len(samples.CUT_OPS)
-    for ln in cut_lines:
-        assert "color=red" in ln and "style=dashed" in ln
+    lines = [ln.strip() for ln in source.splitlines()]
+    cut_labels = [ln for ln in lines if "cut: " in ln]
+    assert len(cut_labels) == len(samples.CUT_OPS)
+    for ln in cut_labels:
+        # the label is a node of the edge's colour splitting the edge: tail to the label
+        # without an arrowhead, the label to head with it, both halves red and dashed
+        assert "shape=plain" in ln and "fontcolor=red" in ln
+        ident = ln.split()[0]
+        tail, head, _ = ident.strip('"').split("~")
+        into = next(ln for ln in lines if ln.startswith(f"{tail} -> {ident} "))
+        out = next(ln for ln in lines if ln.startswith(f"{ident} -> {head} "))
+        assert "arrowhead=none" in into and "arrowhead" not in out
+        for half in (into, out):
+            assert "color=red" in half and "style=dashed" in half
 
 
 def test_untracked_nodes_and_edges_are_faded():

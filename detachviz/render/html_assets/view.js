@@ -33,6 +33,17 @@
     return t ? t.textContent : "";
   }
 
+  // A cut's or write's label is a node splitting its edge in two (render/dot.py), its id
+  // "tail~head~k" (theme.LABEL_ID_SEP): both halves stand for the one edge "tail->head".
+  function edgeKey(title) {
+    var ends = title.split("->");
+    for (var i = 0; i < ends.length; i++) {
+      var parts = ends[i].split("~");
+      if (parts.length === 3) return parts[0] + "->" + parts[1];
+    }
+    return title;
+  }
+
   // Read the ids graphviz wrote in each group's <title>, then drop the <title> so the
   // browser's own tooltip does not cover ours.
   function index(root) {
@@ -42,6 +53,10 @@
     root.querySelectorAll("g.node").forEach(function (g) {
       var id = g.dataset.id || titleOf(g);
       g.dataset.id = id;
+      if (edgeKey(id) !== id) {
+        g.dataset.key = edgeKey(id); // a cut's or write's label: its edge's tooltip
+        g.classList.add("dv-label");
+      }
       byId[id] = g;
       var info = data.nodes[id];
       if (info) {
@@ -52,8 +67,14 @@
       if (!expanded && data.groups[id]) g.classList.add("dv-group");
     });
     root.querySelectorAll("g.edge").forEach(function (g) {
-      var key = g.dataset.key || titleOf(g);
+      var title = titleOf(g);
+      var key = g.dataset.key || edgeKey(title);
       g.dataset.key = key;
+      if (title && key !== title) { // one half of a labelled edge: which label it ends at
+        g.dataset.label = title.split("->").filter(function (end) {
+          return end.split("~").length === 3;
+        })[0];
+      }
       var ends = key.split("->");
       g.dataset.source = ends[0];
       g.dataset.target = ends[1];
@@ -164,7 +185,7 @@
 
   // Tooltip ---------------------------------------------------------------------------
   function rowsFor(g) {
-    if (g.classList.contains("node")) {
+    if (g.classList.contains("node") && !g.dataset.key) {
       var info = data.nodes[g.dataset.id];
       return info ? [info.rows] : [];
     }
@@ -229,6 +250,7 @@
       var at = stack.pop();
       (edges[at] || []).forEach(function (e) {
         e.classList.add("dv-on");
+        if (e.dataset.label && byId[e.dataset.label]) byId[e.dataset.label].classList.add("dv-on");
         var other = e.dataset[next];
         if (!seen[other]) {
           seen[other] = true;
