@@ -133,7 +133,8 @@ def test_no_legend_without_the_option():
 
 def every_element(without: str = "") -> Graph:
     """A model with one of everything a drawing can show (every node kind, cut mechanism and
-    write, a collapsed run, the failure marker), less the elements of the entry `without`."""
+    write, a collapsed run, an elided chain, the failure marker), less the elements of the
+    entry `without`."""
     g = samples.mul_chain(6)  # n1..n6: MulBackward0 ×6 (collapsed); n7 = w, n8 = x
     add = [
         Node("s", vocab.SAVED, "self", shape=(1,)),
@@ -144,6 +145,10 @@ def every_element(without: str = "") -> Graph:
     ]
     g.nodes += add
     g.edges += [Edge("f", "n0"), Edge("n8", "f"), Edge("s", "f"), Edge("b", "o")]
+    if without != "elided":  # 20 different ops in a row, drawn as one "… N ops …" box
+        chain = [Node(f"e{i}", vocab.FUNCTION, f"Op{i}Backward0", line=6) for i in range(20)]
+        g.nodes += chain
+        g.edges += [Edge(a.id, b.id) for a, b in zip(chain, chain[1:])] + [Edge("e19", "f")]
     for c in vocab.CUT_NAMES:
         if f"cut:{c}" != without:
             g.edges.append(Edge("u", "f", cut=c, line=3))
@@ -176,9 +181,11 @@ CARRIERS = (vocab.FUNCTION, vocab.UNTRACKED)
 
 @pytest.mark.parametrize("entry", [r.entry for r in theme.LEGEND_ROWS if r.entry not in CARRIERS])
 def test_an_entry_is_listed_only_when_the_drawing_has_it(entry):
-    if entry == "collapsed":
+    if entry == "collapsed":  # expanded: the run is drawn in full (and so is the chain)
         options = DrawOptions(expand=True, show_saved=True)
-        entries = legend_entries(drawn_graph(every_element(), options))
+        entries = legend_entries(drawn_graph(every_element(without="elided"), options))
+        assert entries == [r.entry for r in theme.LEGEND_ROWS if r.entry not in (entry, "elided")]
+        return
     else:
         options = DrawOptions(show_saved=True)
         entries = legend_entries(drawn_graph(every_element(without=entry), options))
