@@ -35,6 +35,10 @@ _COL_MAJOR = 102  # LAPACK_COL_MAJOR
 _GNU, _INTEL = 3, 0  # MKL_THREADING_GNU, MKL_THREADING_INTEL
 _DOMAIN_VML = 3  # MKL_DOMAIN_VML
 _CHUNK = (1 << 31) - 1  # MKL_INT is 32-bit (LP64)
+# From this many elements a call is split into one part per core, run on threads: ctypes
+# releases the GIL and VML's bits do not depend on the split (torch splits likewise, in
+# at::parallel_for's grains), so large tensors cost what numpy's one-core kernels cost or less.
+PARALLEL_MIN = 1 << 16
 _PTR = ctypes.c_void_p
 _VML_TYPES = {np.dtype(np.float32): "vms", np.dtype(np.float64): "vmd"}
 _LAPACK_TYPES = {np.dtype(np.float32): "s", np.dtype(np.float64): "d"}
@@ -44,6 +48,28 @@ class _State:
     loaded = False
     lib: Any = None
     version = ""
+    pool: Any = None  # the threads of PARALLEL_MIN's split, made on the first large call
+
+
+def _parts(n: int) -> list[tuple[int, int]]:
+    """(start, count) pieces of n elements: one per core from PARALLEL_MIN up, within _CHUNK."""
+    cores = os.cpu_count() or 1
+    pieces = cores if n >= PARALLEL_MIN and cores > 1 else 1
+    size = max(1, min(_CHUNK, -(-n // pieces)))
+    return [(start, min(size, n - start)) for start in range(0, n, size)]
+
+
+def _run_parts(call: Any, parts: list[tuple[int, int]]) -> None:
+    if len(parts) <= 1:
+        for part in parts:
+            call(*part)
+        return
+    if _State.pool is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _State.pool = ThreadPoolExecutor(os.cpu_count(), thread_name_prefix="detachviz-vml")
+    for done in [_State.pool.submit(call, *part) for part in parts]:
+        done.result()
 
 
 def _dist_file(dist: str, stem: str) -> Path | None:
@@ -127,11 +153,13 @@ def vml(name: str) -> Any:
             x = np.empty_like(a)  # dense, in a's memory order: the result keeps a's layout
             np.copyto(x, a)  # as torch's (and numpy's) elementwise results do
         out = np.empty_like(x)
-        n, step = x.size, x.itemsize
+        step = x.itemsize
         src, dst = x.ctypes.data, out.ctypes.data
-        for start in range(0, n, _CHUNK):
-            k = min(_CHUNK, n - start)
+
+        def piece(start: int, k: int) -> None:
             fn(k, src + start * step, dst + start * step, _VML_MODE)
+
+        _run_parts(piece, _parts(x.size))
         return out
 
     run.__name__ = name

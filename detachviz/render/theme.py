@@ -153,8 +153,8 @@ LEGEND_LINE_TEXT = "line N"  # stands for the script line on a sample cut or wri
 @dataclass(frozen=True)
 class LegendRow:
     """One legend entry: the key `dot.legend_entries` gives when the drawing has it (a node
-    kind, `cut:<name>`, `write:<name>`, `collapsed`, `elided`, `failure`), its text, and its sample's
-    style: a box, or with `arrow` a labelled arrow between two dots (`EDGE_STYLE`'s)."""
+    kind, `cut:<name>`, `write:<name>`, `collapsed`, `elided`, `failure`), its text, and its
+    sample's style: a box, or with `arrow` a labelled arrow between two dots (`EDGE_STYLE`'s)."""
 
     entry: str
     text: str

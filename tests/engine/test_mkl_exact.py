@@ -180,3 +180,21 @@ def test_results_keep_the_inputs_memory_layout():
     for x in (a, a[:, ::2], np.asfortranarray(a), a[0], a[:, :, 1:]):
         for op in ("sin", "tanh", "sqrt"):
             assert getattr(transcendental, op)(x).strides == getattr(np, op)(x).strides
+
+
+@pytest.mark.parametrize("op", ("sin", "tanh", "sqrt"))
+def test_large_tensors_split_across_cores_are_torchs(rt, op, monkeypatch):
+    # from mkl.PARALLEL_MIN elements a call runs in one piece per core; torch's bits either way
+    n = 3 * mkl.PARALLEL_MIN + 7  # not a multiple of the core count
+    want_x = _draw(rt, 5, n, rt.float32, op)
+    got_x = _draw(dv, 5, n, dv.float32, op)
+    want = getattr(rt, op)(want_x).tolist()
+    assert getattr(dv, op)(got_x).tolist() == want
+    monkeypatch.setattr(mkl.os, "cpu_count", lambda: 3)
+    assert mkl._parts(n) == [
+        (0, mkl.PARALLEL_MIN + 3),
+        (mkl.PARALLEL_MIN + 3, mkl.PARALLEL_MIN + 3),
+        (2 * mkl.PARALLEL_MIN + 6, mkl.PARALLEL_MIN + 1),
+    ]
+    assert getattr(dv, op)(got_x).tolist() == want
+    assert mkl._parts(0) == [] and mkl._parts(5) == [(0, 5)]
