@@ -51,10 +51,12 @@ class _State:
     pool: Any = None  # the threads of PARALLEL_MIN's split, made on the first large call
 
 
+_CORES = os.cpu_count() or 1  # asked once: the call costs ~10 µs, as much as a small VML call
+
+
 def _parts(n: int) -> list[tuple[int, int]]:
     """(start, count) pieces of n elements: one per core from PARALLEL_MIN up, within _CHUNK."""
-    cores = os.cpu_count() or 1
-    pieces = cores if n >= PARALLEL_MIN and cores > 1 else 1
+    pieces = _CORES if n >= PARALLEL_MIN else 1
     size = max(1, min(_CHUNK, -(-n // pieces)))
     return [(start, min(size, n - start)) for start in range(0, n, size)]
 
@@ -67,7 +69,7 @@ def _run_parts(call: Any, parts: list[tuple[int, int]]) -> None:
     if _State.pool is None:
         from concurrent.futures import ThreadPoolExecutor
 
-        _State.pool = ThreadPoolExecutor(os.cpu_count(), thread_name_prefix="detachviz-vml")
+        _State.pool = ThreadPoolExecutor(_CORES, thread_name_prefix="detachviz-vml")
     for done in [_State.pool.submit(call, *part) for part in parts]:
         done.result()
 
@@ -133,6 +135,15 @@ def available() -> bool:
     return library() is not None
 
 
+def _address(a: np.ndarray) -> int:
+    """The address of a's first element: through the buffer protocol where it applies (a
+    third of `a.ctypes.data`'s cost, which is most of a small call's)."""
+    flags = a.flags
+    if flags.c_contiguous and flags.writeable:
+        return ctypes.addressof(ctypes.c_char.from_buffer(a))
+    return int(a.ctypes.data)
+
+
 def vml(name: str) -> Any:
     """`f(a)` computing VML's `name` (Sin, Cos, Exp, Ln, Tanh, Sqrt) on a float32/float64 array
     as torch does, or None without MKL. Other dtypes are the caller's business."""
@@ -153,13 +164,19 @@ def vml(name: str) -> Any:
             x = np.empty_like(a)  # dense, in a's memory order: the result keeps a's layout
             np.copyto(x, a)  # as torch's (and numpy's) elementwise results do
         out = np.empty_like(x)
+        n = x.size
+        if n == 0:
+            return out
+        src, dst = _address(x), _address(out)
+        if n < PARALLEL_MIN:  # the common small call: no pieces
+            fn(n, src, dst, _VML_MODE)
+            return out
         step = x.itemsize
-        src, dst = x.ctypes.data, out.ctypes.data
 
         def piece(start: int, k: int) -> None:
             fn(k, src + start * step, dst + start * step, _VML_MODE)
 
-        _run_parts(piece, _parts(x.size))
+        _run_parts(piece, _parts(n))
         return out
 
     run.__name__ = name
