@@ -192,6 +192,21 @@ def _needed(roots: list[Node], targets: set[Node]) -> set[Node]:
     return needed
 
 
+FORWARD_OVER_REVERSE = (
+    "forward AD: a create_graph backward inside a dual level whose tensors have tangents "
+    "(forward-over-reverse) is not supported by detachviz: the derivative formulas do not carry "
+    "the tangents of the tensors they saved; use torch.func.hessian, torch.func.jacrev or "
+    "torch.autograd.functional.hvp instead"
+)
+
+
+def _refuse_forward_over_reverse() -> None:
+    """A create_graph backward while dual tensors are alive would give tangents that miss the
+    saved tensors' part (None for tanh's): refused instead of silently partial."""
+    if any(getattr(t, "_fw_tangent", None) is not None for t in list(state.fw_live)):
+        raise NotImplementedError(FORWARD_OVER_REVERSE)
+
+
 def run_backward(
     roots: list[tuple[Any, Any]],
     retain_graph: bool,
@@ -206,6 +221,8 @@ def run_backward(
     leaves' `.grad` are left alone, and only nodes leading to a captured one run. A plain
     backward takes the unrolled `_loop_np`; `fast=False` runs the general loop instead (the
     tests pin the two against each other)."""
+    if create_graph and state.fw_level >= 0:
+        _refuse_forward_over_reverse()
     state.backward_pass += 1
     tensor_mode = create_graph
     deps: dict[Node, int] = {}

@@ -141,3 +141,18 @@ def test_ops_without_a_history_rule_are_refused_not_silently_historyless(op):
         with T.no_grad():  # no history needed: the fast path, torch's values
             y = fwAD.make_dual(T.tensor([-1.0, 2.0]), T.tensor([5.0, 7.0]))
             assert fwAD.unpack_dual(y.relu_()).tangent.tolist() == [0.0, 7.0]
+
+
+def test_forward_over_reverse_is_refused_not_partial():
+    # torch carries the tangent of tanh's saved result into the create_graph gradient
+    # (tangent -0.7269, ...); detachviz's formulas would drop that part (the tangent was None)
+    from detachviz.engine.autograd import FORWARD_OVER_REVERSE
+
+    torch, fwAD = T, T.autograd.forward_ad
+    p = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    with fwAD.dual_level():
+        x = fwAD.make_dual(p, torch.ones(3))
+        y = torch.tanh(x)
+        with pytest.raises(NotImplementedError) as err:
+            torch.autograd.grad(y.sum(), x, create_graph=True)
+        assert str(err.value) == FORWARD_OVER_REVERSE
