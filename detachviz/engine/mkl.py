@@ -140,7 +140,7 @@ def _address(a: np.ndarray) -> int:
     third of `a.ctypes.data`'s cost, which is most of a small call's)."""
     flags = a.flags
     if flags.c_contiguous and flags.writeable:
-        return ctypes.addressof(ctypes.c_char.from_buffer(a))
+        return ctypes.addressof(ctypes.c_char.from_buffer(a))  # type: ignore[arg-type]
     return int(a.ctypes.data)
 
 
