@@ -119,3 +119,18 @@ def test_weights_only_refuses_a_module_with_torchs_error(torch):
         torch.load(io.BytesIO(buf.getvalue()))
     assert str(ours.value) == str(theirs.value)
     assert "GLOBAL torch.nn.modules.linear.Linear was not an allowed global" in str(ours.value)
+
+
+def test_a_torch_transformer_layer_loads_here_and_runs(torch, tmp_path):
+    # the layer's forward reads only attributes torch's own layer has (no state of ours)
+    torch.manual_seed(0)
+    theirs = torch.nn.TransformerDecoderLayer(4, 2, dim_feedforward=8, dropout=0.0).eval()
+    path = tmp_path / "layer.pt"
+    torch.save(theirs, path)
+    ours = T.load(path, weights_only=False)
+    assert type(ours) is nn.TransformerDecoderLayer
+    x, mem = torch.randn(3, 1, 4), torch.randn(5, 1, 4)
+    want = theirs(x, mem)
+    got = ours(T.tensor(x.tolist()), T.tensor(mem.tolist()))
+    assert got.shape == tuple(want.shape)
+    assert max(abs(a - b) for a, b in zip(got.flatten().tolist(), want.flatten().tolist())) < 1e-5

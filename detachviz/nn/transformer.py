@@ -61,28 +61,31 @@ def _detect_is_causal_mask(mask: Any, is_causal: bool | None, size: int | None) 
 
 
 class _Layer(Module):
-    """What an encoder and a decoder layer share: `attentions` (self-attention first), the
-    feed-forward pair, one LayerNorm and one Dropout per sub-block, registered in torch's
-    order (so `print(model)`, `state_dict()` and the seeded init are torch's)."""
+    """What an encoder and a decoder layer share: torch's constructor (both have the same
+    signature), the attention blocks `ATTENTIONS` names, the feed-forward pair, one LayerNorm
+    and one Dropout per sub-block, registered in torch's order (so `print(model)`,
+    `state_dict()` and the seeded init are torch's)."""
+
+    ATTENTIONS: tuple[str, ...] = ()  # the attention blocks, self-attention first
 
     def __init__(
         self,
-        attentions: tuple[str, ...],
         d_model: int,
         nhead: int,
-        dim_feedforward: int,
-        dropout: float,
-        activation: Any,
-        layer_norm_eps: float,
-        batch_first: bool,
-        norm_first: bool,
-        bias: bool,
-        device: Any,
-        dtype: Any,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: Any = F.relu,
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
     ) -> None:
         super().__init__()
         refuse_non_cpu(device)
         kwargs = {} if dtype is None else {"dtype": dtype}
+        attentions = self.ATTENTIONS
         for name in attentions:
             attn = MultiheadAttention(
                 d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, **kwargs
@@ -97,7 +100,6 @@ class _Layer(Module):
             setattr(self, f"norm{i}", LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kwargs))
         for i in blocks:
             setattr(self, f"dropout{i}", Dropout(dropout))
-        self._ff_dropout = f"dropout{blocks[-1]}"
         self.activation = _activation(activation)
 
     def _attend(
@@ -121,40 +123,13 @@ class _Layer(Module):
 
     def _ff_block(self, x: Any) -> Any:
         x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return getattr(self, self._ff_dropout)(x)
+        return getattr(self, f"dropout{len(self.ATTENTIONS) + 1}")(x)  # the last block's
 
 
 class TransformerEncoderLayer(_Layer):
     """Self-attention, then feed-forward; post- or pre-norm."""
 
-    def __init__(
-        self,
-        d_model: int,
-        nhead: int,
-        dim_feedforward: int = 2048,
-        dropout: float = 0.1,
-        activation: Any = F.relu,
-        layer_norm_eps: float = 1e-5,
-        batch_first: bool = False,
-        norm_first: bool = False,
-        bias: bool = True,
-        device: Any = None,
-        dtype: Any = None,
-    ) -> None:
-        super().__init__(
-            ("self_attn",),
-            d_model,
-            nhead,
-            dim_feedforward,
-            dropout,
-            activation,
-            layer_norm_eps,
-            batch_first,
-            norm_first,
-            bias,
-            device,
-            dtype,
-        )
+    ATTENTIONS = ("self_attn",)
 
     def forward(
         self,
@@ -238,34 +213,7 @@ class TransformerEncoder(Module):
 class TransformerDecoderLayer(_Layer):
     """Self-attention, cross-attention on `memory`, feed-forward; post- or pre-norm."""
 
-    def __init__(
-        self,
-        d_model: int,
-        nhead: int,
-        dim_feedforward: int = 2048,
-        dropout: float = 0.1,
-        activation: Any = F.relu,
-        layer_norm_eps: float = 1e-5,
-        batch_first: bool = False,
-        norm_first: bool = False,
-        bias: bool = True,
-        device: Any = None,
-        dtype: Any = None,
-    ) -> None:
-        super().__init__(
-            ("self_attn", "multihead_attn"),
-            d_model,
-            nhead,
-            dim_feedforward,
-            dropout,
-            activation,
-            layer_norm_eps,
-            batch_first,
-            norm_first,
-            bias,
-            device,
-            dtype,
-        )
+    ATTENTIONS = ("self_attn", "multihead_attn")
 
     def forward(
         self,
