@@ -26,7 +26,7 @@ from detachviz.render.dot import (
     size_to_str,
 )
 from detachviz.render.options import DEFAULT_DRAW, DrawOptions
-from detachviz.render.theme import REPEAT_MARK
+from detachviz.render.theme import ELIDED_TEXT, REPEAT_MARK
 
 # An expanded drawing is laid out only for graphs up to this many nodes plus edges: collapsing
 # exists because a loop's layout grows much faster than its size (graphviz-pure, measured:
@@ -43,6 +43,9 @@ KIND_TEXT = {
     "base": "the tensor a view output looks into (its _base)",
     "untracked": "untracked: no gradient reaches it from the root",
 }
+ELIDED_KIND = "elided chain: ops in a row, drawn as one box"
+# An elided box's tooltip names at most this many op kinds (the most frequent first).
+ELIDED_KINDS_SHOWN = 8
 
 Rows = list[list[str]]
 
@@ -56,6 +59,31 @@ def svg_element(svg: str) -> str:
 
 def _asset(name: str) -> str:
     return resources.files("detachviz.render").joinpath("html_assets", name).read_text("utf-8")
+
+
+def elided_rows(
+    members: Sequence[Node], lines: tuple[int, int] | None, note: str, source: Sequence[str] | None
+) -> Rows:
+    """The tooltip of an elided chain's box (`… N ops …`): how many ops it stands for, which
+    kinds (`op ×count`, most frequent first, ties by name) and the script lines."""
+    counts: dict[str, int] = {}
+    for n in members:
+        counts[n.label] = counts.get(n.label, 0) + 1
+    kinds = sorted(counts, key=lambda label: (-counts[label], label))
+    shown = [f"{k} {REPEAT_MARK}{counts[k]}" if counts[k] > 1 else k for k in kinds]
+    if len(shown) > ELIDED_KINDS_SHOWN:
+        rest = len(shown) - ELIDED_KINDS_SHOWN
+        shown = [*shown[:ELIDED_KINDS_SHOWN], f"and {rest} more kind{'s' if rest > 1 else ''}"]
+    rows: Rows = [
+        ["kind", ELIDED_KIND],
+        ["ops", f"{len(members):,} ops: " + ", ".join(shown)],
+    ]
+    if lines is not None:
+        first, last = lines
+        where = _line_row(first, source) if first == last else None
+        rows.append(where or ["lines", f"{first}–{last}"])
+    rows.append(["group", note])
+    return rows
 
 
 def _line_row(line: int | None, source: Sequence[str] | None) -> list[str] | None:
@@ -147,6 +175,7 @@ def view_data(
     *,
     title: str,
     members: Mapping[str, str] | None = None,
+    elided: Mapping[str, tuple[int, int] | None] | None = None,
     expandable: bool = False,
     source: Sequence[str] | None = None,
     details: Mapping[str, Mapping[str, str]] | None = None,
@@ -155,17 +184,26 @@ def view_data(
 
     `edges` is keyed by the expanded drawing's arrows, `collapsedEdges` by the collapsed
     one's (None when nothing collapsed). A page that cannot expand carries only what its one
-    drawing shows: the boxes merged into a group, and their arrows, are left out.
+    drawing shows: the boxes merged into a group, and their arrows, are left out. `elided`
+    (drawn box id -> its script lines) marks the groups that are chains of different ops.
     """
     moved = dict(members or {})
     groups: dict[str, list[str]] = {}
     for model_id, drawn_id in moved.items():
         groups.setdefault(drawn_id, []).append(model_id)
     note = "click to expand" if expandable else "too large to expand here: render with --expand"
+    elided = elided or {}
+    by_id = {n.id: n for n in graph.nodes}
     nodes: dict[str, dict[str, object]] = {}
     for n in graph.nodes:
         if not expandable and moved.get(n.id, n.id) != n.id:
             continue  # merged into a group's box, never drawn on this page
+        if n.id in elided:
+            chain = [by_id[m] for m in groups[n.id]]
+            rows = elided_rows(chain, elided[n.id], note, source)
+            label = ELIDED_TEXT.format(count=len(chain))
+            nodes[n.id] = {"kind": n.kind, "label": label, "name": "", "rows": rows}
+            continue
         rows = node_rows(n, source=source, details=(details or {}).get(n.id))
         if n.id in groups:
             count = len(groups[n.id])
@@ -200,6 +238,7 @@ def to_html(
     *,
     title: str,
     members: Mapping[str, str] | None = None,
+    elided: Mapping[str, tuple[int, int] | None] | None = None,
     expanded_svg: str | None = None,
     source: Sequence[str] | None = None,
     details: Mapping[str, Mapping[str, str]] | None = None,
@@ -210,6 +249,8 @@ def to_html(
     another page, e.g. a notebook's text/html output.
 
     members       collapsed model node id -> id of the `×N` box standing for it
+    elided        the boxes among those that stand for a chain of different ops (`… N ops …`)
+                  -> the script lines of its ops
     expanded_svg  the same graph drawn with every group expanded: clicking a group swaps
                   it in, centred on that group (None: groups cannot expand here)
     source        the script's lines, for the code of each node's and cut's line
@@ -220,6 +261,7 @@ def to_html(
         graph,
         title=title,
         members=members,
+        elided=elided,
         expandable=expanded_svg is not None,
         source=source,
         details=details,
@@ -274,6 +316,7 @@ def render_html(
         svg,
         title=title,
         members=drawn.members,
+        elided=drawn.elided,
         expanded_svg=expanded,
         source=source,
         details=details,

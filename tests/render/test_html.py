@@ -237,3 +237,43 @@ def test_cli_writes_html_with_the_scripts_names_details_and_code(tmp_path: Path)
     out = tmp_path / "view.html"
     assert runner.invoke(cli, ["render", str(script), "-o", str(out)]).exit_code == 0
     assert out.read_text() == page
+
+
+def test_an_elided_chain_says_what_it_stands_for_not_what_its_first_op_is() -> None:
+    # loss <- Sum <- 40 ops cycling through five kinds with no period (nothing repeats as a
+    # block, so the middle of the chain is elided into one `… N ops …` box) <- x.
+    kinds = ["TanhBackward0", "SinBackward0", "SigmoidBackward0", "CosBackward0", "AbsBackward0"]
+    labels = [kinds[(i * i + i // 3) % len(kinds)] for i in range(40)]
+    nodes = [Node("n0", "output", "loss", shape=()), Node("n1", "function", "SumBackward0")]
+    nodes += [Node(f"n{i + 2}", "function", lab, line=7) for i, lab in enumerate(labels)]
+    nodes.append(Node("x", "leaf", "x", shape=(2,)))
+    edges = [Edge("n1", "n0")] + [
+        Edge(f"n{i + 3}" if i < len(labels) - 1 else "x", f"n{i + 2}") for i in range(40)
+    ]
+    graph = Graph(nodes, edges, ["n0"])
+    drawn = drawn_graph(graph)
+    [(box, lines)] = drawn.elided.items()
+    source = [f"# line {i}" for i in range(1, 7)] + ["y = step(y)"]
+    data = page_data(html.render_html(graph, title="chain", source=source))
+    members = data["groups"][box]
+    inside = [n.label for n in nodes if n.id in members]
+    counts = {k: inside.count(k) for k in set(inside)}
+    order = sorted(counts, key=lambda k: (-counts[k], k))
+    node = data["nodes"][box]
+    assert node["label"] == f"… {len(members)} ops …" and node["name"] == ""
+    assert node["rows"] == [
+        ["kind", "elided chain: ops in a row, drawn as one box"],
+        ["ops", f"{len(members)} ops: " + ", ".join(f"{k} ×{counts[k]}" for k in order)],
+        ["line", "7: y = step(y)"],
+        ["group", "click to expand"],
+    ]
+    assert lines == (7, 7) and len(members) == drawn.runs[box]
+
+
+def test_an_elided_tooltip_lists_the_most_frequent_kinds_and_counts_the_rest() -> None:
+    chain = [Node(f"n{i}", "function", f"Op{i % 11}Backward0") for i in range(30)]
+    rows = html.elided_rows(chain, (3, 9), "click to expand", None)
+    ops = rows[1][1]
+    assert ops.startswith("30 ops: Op0Backward0 ×3, Op1Backward0 ×3, Op2Backward0 ×3, ")
+    assert ops.count("×") == html.ELIDED_KINDS_SHOWN and ops.endswith(", and 3 more kinds")
+    assert rows[2] == ["lines", "3–9"]

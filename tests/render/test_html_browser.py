@@ -10,6 +10,7 @@ Set DETACHVIZ_HTML_SCREENSHOT=path.png to keep the screenshot (docs/html.md's pi
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -280,3 +281,37 @@ def test_two_drawings_on_one_page_keep_to_themselves(browser, tmp_path: Path) ->
     first.find_element(By.CSS_SELECTOR, "g.node.dv-group").click()
     assert (count(first), count(second)) == (9, 8)
     assert browser.get_log("browser") == []
+
+
+ELIDED_SCRIPT = textwrap.dedent(
+    """\
+    import torch
+    x = torch.rand(3, requires_grad=True)
+    ops = [torch.sin, torch.cos, torch.exp, torch.tanh, torch.sigmoid, torch.atan, torch.abs]
+    y = x
+    for k in range(30):
+        y = ops[(k * k + k // 3) % len(ops)](y)
+    loss = y.sum()
+    """
+)
+
+
+def test_hovering_an_elided_chain_lists_its_ops(browser, tmp_path: Path) -> None:
+    script = tmp_path / "chain.py"
+    script.write_text(ELIDED_SCRIPT)
+    out = tmp_path / "chain.html"
+    proc = subprocess.run(
+        [sys.executable, "-m", "detachviz", "render", str(script), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    browser.get(out.as_uri())
+    box = browser.find_element(By.CSS_SELECTOR, '.dv-view > svg g.node[aria-label^="… "]')
+    ActionChains(browser).move_to_element(box).perform()
+    text = tooltip(browser)
+    assert "elided chain: ops in a row, drawn as one box" in text
+    assert re.search(r"\d+ ops: \w+Backward0 ×\d+", text), text
+    assert "6: y = ops[(k * k + k // 3) % len(ops)](y)" in text
+    assert "click to expand" in text
