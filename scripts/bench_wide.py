@@ -60,7 +60,7 @@ def phases(path: str) -> dict[str, float]:
     from detachviz.graph.capture import capture
     from detachviz.render import backend
     from detachviz.render.collapse import collapse
-    from detachviz.render.dot import build_digraph
+    from detachviz.render.dot import build_dot
     from detachviz.render.options import DrawOptions
     from detachviz.runner import pick_roots, run_script, tensor_names
 
@@ -73,7 +73,7 @@ def phases(path: str) -> dict[str, float]:
     t2 = time.perf_counter()
     collapse(graph)
     t3 = time.perf_counter()
-    source = build_digraph(graph, DrawOptions()).source  # collapses again inside
+    source = build_dot(graph, DrawOptions()).source  # collapses again inside
     t4 = time.perf_counter()
     c4 = time.process_time()
     backend.render_source(source, "svg")

@@ -1,11 +1,12 @@
 """Drawing a graph model: DOT, theme, collapse, layout backends (never the engine or numpy).
 
-`draw(graph, fmt, options)` is the whole pipeline: model -> DOT (`dot.build_digraph`) ->
+`draw(graph, fmt, options)` is the whole pipeline: model -> DOT text (`dot.build_dot`) ->
 bytes from the layout backend (`backend.render_source`); `json` is the model itself and
 `html` the interactive page around the svg (`html.render_html`).
-`to_digraph` stops after the first step and returns a torchviz-compatible `Digraph` that
-users can restyle and render themselves. The submodules load on first use, so that reading
-the vocabulary tables in `render.options` costs no graphviz import.
+`to_digraph` stops after the first step and returns the same statements as a
+torchviz-compatible `Digraph` that users can restyle and render themselves: the only place
+the `graphviz` package is imported on the way (drawing an image does not need it). The
+submodules load on first use, so reading the tables in `render.options` imports none.
 """
 
 from __future__ import annotations
@@ -24,9 +25,16 @@ __all__ = ["Digraph", "DrawOptions", "HtmlView", "RenderError", "draw", "to_digr
 
 def to_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
     """The drawing of `graph` as a `graphviz.Digraph` subclass rendered by `options.renderer`."""
-    from detachviz.render.dot import build_digraph
+    from detachviz.render.digraph import Digraph
+    from detachviz.render.dot import build_dot
 
-    return build_digraph(graph, options)
+    drawing = build_dot(graph, options)
+    return Digraph(
+        graph_attr=drawing.graph_attr,
+        node_attr=drawing.node_attr,
+        body=drawing.body,
+        program=options.renderer,
+    )
 
 
 def draw(
@@ -57,9 +65,10 @@ def draw(
             page=view.page,
         )
         return page.encode("utf-8", "backslashreplace")
+    from detachviz.render.dot import build_dot
     from detachviz.render.theme import SMALLEST_FONT_PT
 
-    source = to_digraph(graph, options).source
+    source = build_dot(graph, options).source
     return backend.render_source(
         source, fmt, renderer=options.renderer, dpi=options.dpi, font_pt=SMALLEST_FONT_PT
     )

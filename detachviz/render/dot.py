@@ -1,4 +1,4 @@
-"""Building the DOT drawing (a `Digraph`) from a graph model: labels, styles, marker, legend.
+"""Building the DOT drawing (a `DotWriter`) from a graph model: labels, styles, marker, legend.
 
 Pure: no program runs here. Node ids come from the model, statements are emitted in model
 order, and every style comes from `theme`, so the same model always gives the same DOT.
@@ -7,13 +7,14 @@ order, and every style comes from `theme`, so the same model always gives the sa
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 from detachviz.errors import ScriptFailed
 from detachviz.graph import vocab
 from detachviz.graph.model import KINDS, Edge, Graph, Node, paused_gc
 from detachviz.render import theme
 from detachviz.render.collapse import Collapsed, collapse, edge_key
-from detachviz.render.digraph import Digraph
+from detachviz.render.dotwriter import DotWriter
 from detachviz.render.options import DEFAULT_DRAW, DrawOptions
 from detachviz.render.quoting import label
 
@@ -148,7 +149,7 @@ def label_node_id(tail: str, head: str, k: int) -> str:
 
 
 def labelled_edge(
-    dot: Digraph, tail: str, head: str, ident: str, text: str, style: dict[str, str]
+    dot: DotWriter, tail: str, head: str, ident: str, text: str, style: dict[str, str]
 ) -> None:
     """An edge whose label is a node splitting it (`theme.LABEL_NODE_STYLE`): `tail` to the
     label without an arrowhead, the label to `head` with the edge's own, both in its style."""
@@ -175,7 +176,7 @@ def legend_entries(drawn: Collapsed) -> list[str]:
     return [row.entry for row in theme.LEGEND_ROWS if row.entry in present]
 
 
-def _add_legend(dot: Digraph, entries: list[str]) -> None:
+def _add_legend(dot: DotWriter, entries: list[str]) -> None:
     """A small cluster that is itself a graph in the drawing's style: one sample per entry
     (a box, or a labelled arrow between two dots), kept in order by invisible edges."""
     with dot.subgraph(name="cluster_legend", graph_attr=theme.LEGEND_GRAPH_ATTR) as lg:
@@ -196,9 +197,10 @@ def _add_legend(dot: Digraph, entries: list[str]) -> None:
             previous = last
 
 
-def resize_like_torchviz(dot: Digraph) -> None:
+def resize_like_torchviz(dot: Any) -> None:
     """torchviz's resize_graph: allow more inches as the drawing gets more statements (what
-    `detachviz.torchviz.make_dot` returns; detachviz's own images are sized by content)."""
+    `detachviz.torchviz.make_dot` returns; detachviz's own images are sized by content).
+    `dot` is a `DotWriter` or a `graphviz.Digraph`: both keep `body` and `graph_attr`."""
     size = max(theme.MIN_SIZE, len(dot.body) * theme.SIZE_PER_STATEMENT)
     text = f"{round(size, 1):g}"
     rest = {k: v for k, v in dot.graph_attr.items() if k != "size"}
@@ -260,13 +262,14 @@ def drawn_graph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Collapsed:
     return collapse(graph, with_attrs=options.show_attrs, keep=keep)
 
 
-def build_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
-    """The drawing of `graph` as a torchviz-compatible Digraph (not yet laid out)."""
+def build_dot(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> DotWriter:
+    """The drawing of `graph` as DOT statements (not yet laid out); `render.to_digraph`
+    makes a torchviz-compatible `graphviz.Digraph` of them."""
     with paused_gc():
-        return _build_digraph(graph, options)
+        return _build_dot(graph, options)
 
 
-def _build_digraph(graph: Graph, options: DrawOptions) -> Digraph:
+def _build_dot(graph: Graph, options: DrawOptions) -> DotWriter:
     show_attrs = options.show_attrs
     for n in graph.nodes:
         if n.kind not in KINDS:
@@ -274,11 +277,7 @@ def _build_digraph(graph: Graph, options: DrawOptions) -> Digraph:
     drawn = drawn_graph(graph, options)
     graph = drawn.graph
 
-    dot = Digraph(
-        node_attr=dict(theme.NODE_ATTR),
-        graph_attr={"rankdir": options.rankdir},
-        program=options.renderer,
-    )
+    dot = DotWriter(node_attr=dict(theme.NODE_ATTR), graph_attr={"rankdir": options.rankdir})
     for n in graph.nodes:
         run = drawn.runs.get(n.id, 1)
         style = dict(theme.NODE_STYLE[n.kind])

@@ -20,7 +20,7 @@ from detachviz.graph.vocab import CUT_BY_NAME, WRITE_BY_NAME
 from detachviz.render import backend
 from detachviz.render.dot import (
     FAILURE_ID,
-    build_digraph,
+    build_dot,
     drawn_graph,
     failure_text,
     size_to_str,
@@ -291,7 +291,7 @@ def _fill(template: str, parts: Mapping[str, str]) -> str:
 
 def _svg(graph: Graph, options: DrawOptions) -> str:
     """The svg drawing, made as `render.draw(graph, "svg", options)` makes it."""
-    source = build_digraph(graph, options).source
+    source = build_dot(graph, options).source
     return backend.render_source(source, "svg", renderer=options.renderer).decode("utf-8")
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from detachviz.graph.model import Graph, Node
 from detachviz.render import draw
-from detachviz.render.quoting import label
+from detachviz.render.dotwriter import DotWriter
+from detachviz.render.quoting import Label, label
 
 # (text as the user wrote it, how it must appear inside the DOT statement)
 NASTY = [
@@ -33,9 +34,31 @@ NASTY = [
 
 @pytest.mark.parametrize(("text", "dot"), NASTY)
 def test_label_is_quoted_once(text, dot):
-    g = graphviz.Digraph()
+    g = DotWriter()
     g.node("n0", label(text))
     assert g.body == [f"\tn0 [{dot}]\n"]
+
+
+# Ids, attribute names and values the DOT rules treat differently: bare names and numbers,
+# keywords, HTML-like strings, quotes escaped or not, ports.
+IDS = ["n0", "_a1", "1", "-2.5", ".5", "1.", "n3~n7~0", "graph", "Node", "<b>", "a b", 'q"', "e\\"]
+
+
+@pytest.mark.parametrize("ident", IDS)
+def test_writer_writes_what_graphviz_writes(ident):
+    """DotWriter's statements are graphviz.Digraph's for the same calls, byte for byte (the
+    drawing no longer imports graphviz, `to_digraph` hands the body to a real Digraph)."""
+    ours, theirs = DotWriter(graph_attr={"rankdir": ident}), graphviz.Digraph()
+    theirs.graph_attr = {"rankdir": ident}
+    for g, wrap in ((ours, Label), (theirs, graphviz.nohtml)):
+        g.node(ident, wrap(label(ident)), **{ident: ident, "color": "red"})
+        g.node(ident + ":p", label=None, shape=ident)
+        g.edge(ident, f"{ident}:port:ne", label=wrap(label(ident)), style=ident)
+        g.edge("x", ident)
+        with g.subgraph(name="cluster_" + ident, graph_attr={"label": ident}) as sub:
+            sub.node(ident, "")
+            sub.edge(ident, "b", penwidth="2")
+    assert ours.source == theirs.source
 
 
 @pytest.mark.parametrize(("text", "dot"), NASTY)
