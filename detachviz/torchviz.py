@@ -7,14 +7,16 @@ and `.render("attached", format="jpg")` needs no system Graphviz.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from detachviz import runner
 from detachviz.engine import trace
 from detachviz.graph.capture import Options, capture
 from detachviz.render import DrawOptions, to_digraph
-from detachviz.render.digraph import Digraph
 from detachviz.render.dot import resize_like_torchviz
+
+if TYPE_CHECKING:  # the graphviz package loads with the first make_dot (to_digraph)
+    from detachviz.render.digraph import Digraph
 
 
 def _as_roots(var: Any) -> list[tuple[str | None, Any]]:

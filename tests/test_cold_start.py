@@ -68,8 +68,12 @@ def _render(tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_render_of_a_plain_script_loads_only_what_it_needs(tmp_path: Path) -> None:
-    proc = _render(tmp_path, SEED)
+@pytest.mark.parametrize(
+    "code", [SEED, "from torchviz import make_dot\n" + SEED], ids=["seed", "+torchviz"]
+)
+def test_render_of_a_plain_script_loads_only_what_it_needs(tmp_path: Path, code: str) -> None:
+    """(Importing torchviz is not calling make_dot: graphviz loads with the first call.)"""
+    proc = _render(tmp_path, code)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-2:] == ["[]", "[]"]
     assert (tmp_path / "out.svg").read_text().count("<svg") == 1
