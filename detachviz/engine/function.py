@@ -251,6 +251,11 @@ def apply(
             x, y = ins
             if x._requires_grad or y._requires_grad:
                 attach2(cls, out, x, y, y._requires_grad, attrs)
+            if state.fw_hooks is not None:
+                state.fw_hooks.op(cls, ins, out, attrs)
+            if trace.RECORDER is not None:
+                trace.RECORDER.record(name, ins, (out,))  # both are tensors: no filtering
+            return out
         else:
             for t in ins:
                 if isinstance(t, Tensor) and t._requires_grad:
@@ -292,11 +297,25 @@ def finish(
 
 
 def unary(cls: type[Node], fn: Any, name: str, x: Tensor, attrs: tuple[Any, ...] = ()) -> Tensor:
-    data = fn(x._data)
-    if type(data) is not _ndarray:
+    xd = x._data
+    data = fn(xd)
+    if data.__class__ is not _ndarray:
         data = np.asarray(data)
     out = _new(Tensor)
-    init_tensor(out, data, x._dtype if data.dtype is x._data.dtype else BY_NP[data.dtype])
+    # init_tensor's slots, inlined (every exp/tanh/relu/... runs this)
+    out._data = data
+    out._storage = data
+    out._vc = None
+    out._dtype = x._dtype if data.dtype is xd.dtype else BY_NP[data.dtype]
+    out._requires_grad = False
+    out._grad_fn = None
+    out._output_nr = 0
+    out._base = None
+    out._grad = None
+    out._x = None
+    out._fw_tangent = None
+    if state.inference:
+        out._meta().inference = True
     if x._requires_grad and state.grad_enabled:
         attach1(cls, out, x, attrs)
     if state.fw_hooks is not None:
@@ -476,19 +495,49 @@ def scalar_op(
 # --------------------------------------------------------------------------------------------
 def view(cls: type[Node], name: str, x: Tensor, data: np.ndarray, attrs: tuple = ()) -> Tensor:
     out = _new(Tensor)
-    init_tensor(out, data, x._dtype)
+    # init_tensor's slots, inlined, with the view's own storage, counter and base
+    out._data = data
     out._storage = x._storage
     vc = x._vc
     if vc is None:
         vc = x._vc = VersionCounter()
     out._vc = vc
+    out._dtype = x._dtype
+    out._requires_grad = False
+    out._grad_fn = None
+    out._output_nr = 0
     base = x._base
     out._base = x if base is None else base
+    out._grad = None
+    out._x = None
+    out._fw_tangent = None
+    if state.inference:
+        out._meta().inference = True
     out._view_ver = vc.v
     if x._requires_grad:
         if state.grad_enabled:
-            attach1(cls, out, x, attrs)  # reads x's (maybe regenerated) history
             xm = x._x
+            if base is not None and x._view_ver == vc.v and x._grad_fn is not None:
+                # a view of a view whose history is current (edge() would regenerate a
+                # stale one): attach1 with edge(x) inlined
+                node = _new(cls)
+                node.next_functions = ((x._grad_fn, x._output_nr),)
+                node._attrs = attrs
+                node._pre_hooks = node._hooks = node._meta = None
+                node._seq = next_seq()
+                if cls._save_src:
+                    fn = cls._savers.get(1)
+                    if fn is None:
+                        fn = _saver(cls, 1)
+                    fn(node, (x,), out)
+                else:
+                    node._saved = node._versions = ()
+                node._shape = data.shape
+                node._npd = data.dtype
+                out._grad_fn = node
+                out._requires_grad = True
+            else:
+                attach1(cls, out, x, attrs)  # reads x's (maybe regenerated) history
             if xm is not None and xm.no_grad_view:
                 out._meta().no_grad_view = True  # NOTE: torch propagates the CreationMeta
         else:

@@ -88,7 +88,11 @@ ADDMM = node_class(
 )
 MV = node_class(
     "MvBackward0",
-    (lambda k, g, s, a: k.outer(g, s[1]), lambda k, g, s, a: k.mm(k.t(s[0]), g)),
+    (
+        lambda k, g, s, a: k.outer(g, s[1]),
+        # plain backward: NP.mm's matrix @ vector case directly
+        lambda k, g, s, a: matvec_np(s[0].T, g) if k is NP else k.mm(k.t(s[0]), g),
+    ),
     saved=(Saved("self", 0, (1,)), Saved("vec", 1, (0,))),
 )
 DOT = node_class(

@@ -518,13 +518,21 @@ MEAN0 = node_class(
 )
 
 
+def _mean_back(k: Any, g: Any, a: Any) -> Any:
+    sizes = a.self_sym_sizes
+    n = reduced(sizes, a.dim)
+    if k is NP:
+        if not a.keepdim and len(sizes):
+            g = g.reshape(keep_dims(sizes, a.dim))
+        # NOTE: one ufunc call that broadcasts g into the input's shape: the quotients of the
+        # expanded gradient, without building the expanded view first
+        return np.divide(g, n, out=np.empty(sizes, g.dtype))
+    return k.div_scalar(_sum_back(k, g, sizes, a.dim, a.keepdim), n)
+
+
 MEAN1 = node_class(
     "MeanBackward1",
-    (
-        lambda k, g, s, a: k.div_scalar(
-            _sum_back(k, g, a.self_sym_sizes, a.dim, a.keepdim), reduced(a.self_sym_sizes, a.dim)
-        ),
-    ),
+    (lambda k, g, s, a: _mean_back(k, g, a),),
     attrs=("dim", "keepdim", "self_sym_numel", "self_sym_sizes"),
 )
 
