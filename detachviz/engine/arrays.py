@@ -143,12 +143,14 @@ def _reduced_cached(sizes: tuple[int, ...], dims: tuple[int, ...]) -> int:
 
 
 def norm_dims(dim: Any, nd: int) -> tuple[int, ...]:
+    m = nd if nd > 1 else 1
+    if dim.__class__ is int and -m <= dim < m:
+        return (dim,)  # the common case: one dim in range
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     for d in dims:
-        if not -max(nd, 1) <= d < max(nd, 1):
+        if not -m <= d < m:
             raise IndexError(
-                f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, "
-                f"{max(nd, 1) - 1}], but got {d})"
+                f"Dimension out of range (expected to be in range of [{-m}, {m - 1}], but got {d})"
             )
     return dims
 

@@ -381,21 +381,30 @@ def _loop_np(
                 # node._unpack inlined for the common case; any doubt goes to _unpack, which
                 # raises torch's errors
                 vers = node._versions
-                s = []
-                for k in range(len(sv)):
-                    t = sv[k]
-                    c = t.__class__
-                    if c is T_ or c is SavedOutput:
-                        vc = t._vc
-                        if (0 if vc is None else vc.v) != vers[k]:
+                t = sv[0]
+                c = t.__class__
+                if (
+                    (c is T_ or c is SavedOutput)
+                    and len(sv) == 1
+                    and (0 if t._vc is None else t._vc.v) == vers[0]
+                ):
+                    s = (t._data,)  # one saved tensor (relu, exp, ...): no loop
+                else:
+                    s = []
+                    for k in range(len(sv)):
+                        t = sv[k]
+                        c = t.__class__
+                        if c is T_ or c is SavedOutput:
+                            vc = t._vc
+                            if (0 if vc is None else vc.v) != vers[k]:
+                                s = node._unpack(False)
+                                break
+                            s.append(t._data)
+                        elif t is None or c in scalars:
+                            s.append(t)
+                        else:
                             s = node._unpack(False)
                             break
-                        s.append(t._data)
-                    elif t is None or c in scalars:
-                        s.append(t)
-                    else:
-                        s = node._unpack(False)
-                        break
             vjps = node._vjps
             a = node._attrs
             if a and a.__class__ is tuple:

@@ -165,7 +165,12 @@ def attach1(cls: type[Node], out: Tensor, x: Tensor, attrs: tuple) -> None:
     """`attach` unrolled for one input that requires grad."""
     node = _new(cls)
     if x._base is not None:
-        node.next_functions = (edge(x),)  # views: torch's rules (regenerated, no accumulator)
+        fn = x._grad_fn
+        vc = x._vc
+        if fn is not None and vc is not None and x._view_ver == vc.v:
+            node.next_functions = ((fn, x._output_nr),)  # a view whose history is current
+        else:
+            node.next_functions = (edge(x),)  # views: torch's rules (regenerated, no accumulator)
     else:
         fn = x._grad_fn
         node.next_functions = ((fn, x._output_nr) if fn is not None else (x._accumulator(), 0),)
@@ -191,7 +196,12 @@ def attach2(cls: type[Node], out: Tensor, x: Tensor, y: Any, yrg: bool, attrs: t
     node = _new(cls)
     if x._requires_grad:
         if x._base is not None:
-            ex = edge(x)
+            fn = x._grad_fn
+            vc = x._vc
+            if fn is not None and vc is not None and x._view_ver == vc.v:
+                ex = (fn, x._output_nr)  # a view whose history is current (edge() would say so)
+            else:
+                ex = edge(x)
         else:
             fn = x._grad_fn
             ex = (fn, x._output_nr) if fn is not None else (x._accumulator(), 0)
@@ -234,10 +244,23 @@ def apply(
     attrs: tuple[Any, ...] = (),
 ) -> Tensor:
     """Wrap `data` as the result of op `name` on `ins`; attach `cls` if grad flows."""
-    if type(data) is not _ndarray:
+    if data.__class__ is not _ndarray:
         data = np.asarray(data)
     out = _new(Tensor)
-    init_tensor(out, data, BY_NP[data.dtype] if dtype is None else dtype)
+    # init_tensor's slots, inlined (most ops end here)
+    out._data = data
+    out._storage = data
+    out._vc = None
+    out._dtype = BY_NP[data.dtype] if dtype is None else dtype
+    out._requires_grad = False
+    out._grad_fn = None
+    out._output_nr = 0
+    out._base = None
+    out._grad = None
+    out._x = None
+    out._fw_tangent = None
+    if state.inference:
+        out._meta().inference = True
     if cls is not None and state.grad_enabled:
         if len(ins) == 1:
             if ins[0]._requires_grad:
@@ -516,28 +539,8 @@ def view(cls: type[Node], name: str, x: Tensor, data: np.ndarray, attrs: tuple =
     out._view_ver = vc.v
     if x._requires_grad:
         if state.grad_enabled:
+            attach1(cls, out, x, attrs)  # reads x's (maybe regenerated) history
             xm = x._x
-            if base is not None and x._view_ver == vc.v and x._grad_fn is not None:
-                # a view of a view whose history is current (edge() would regenerate a
-                # stale one): attach1 with edge(x) inlined
-                node = _new(cls)
-                node.next_functions = ((x._grad_fn, x._output_nr),)
-                node._attrs = attrs
-                node._pre_hooks = node._hooks = node._meta = None
-                node._seq = next_seq()
-                if cls._save_src:
-                    fn = cls._savers.get(1)
-                    if fn is None:
-                        fn = _saver(cls, 1)
-                    fn(node, (x,), out)
-                else:
-                    node._saved = node._versions = ()
-                node._shape = data.shape
-                node._npd = data.dtype
-                out._grad_fn = node
-                out._requires_grad = True
-            else:
-                attach1(cls, out, x, attrs)  # reads x's (maybe regenerated) history
             if xm is not None and xm.no_grad_view:
                 out._meta().no_grad_view = True  # NOTE: torch propagates the CreationMeta
         else:

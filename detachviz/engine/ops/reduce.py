@@ -576,8 +576,14 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
             summation.sum_all(xd) / n if n and xd.dtype.kind == "f" else _mean_np(xd, None, False)
         )
         return apply(MEAN0, "mean", (x,), data, None, (n, xd.shape))
-    dims = norm_dims(dim, xd.ndim)
-    axes = tuple(d % xd.ndim for d in dims) if xd.ndim else None
+    nd = xd.ndim
+    dims = norm_dims(dim, nd)
+    if not nd:
+        axes = None
+    elif len(dims) == 1:
+        axes = (dims[0] % nd,)
+    else:
+        axes = tuple(d % nd for d in dims)
     data = _mean_np(xd, axes, keepdim)
     return apply(MEAN1, "mean", (x,), data, None, (dims, keepdim, n, xd.shape))
 

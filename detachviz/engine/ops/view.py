@@ -258,7 +258,10 @@ def expand(x: Tensor, *sizes: Any) -> Tensor:
             f"expand(torch.{x._dtype.legacy}{{[{dims}]}}, size=[{want}]): the number of sizes "
             "provided must be greater or equal to the number of dimensions in the tensor"
         )
-    target = tuple(shp[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    if -1 in sizes:
+        target = tuple(shp[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    else:
+        target = tuple(sizes)
     try:
         data = broadcast(x._data, target)
     except ValueError:
