@@ -446,6 +446,7 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
     tr = trace
     new = _new
     T_ = Tensor
+    saves = bool(cls._save_src)
 
     def op(x: Any, y: Any) -> Tensor:
         ins: tuple[Any, ...]
@@ -483,8 +484,40 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
             out._fw_tangent = None
             if st.inference:
                 out._meta().inference = True
-            if (x._requires_grad or yrg) and st.grad_enabled:
-                attach2(cls, out, x, y, yrg, attrs)
+            xrg = x._requires_grad
+            if (xrg or yrg) and st.grad_enabled:
+                if x._base is None and (not yrg or y._base is None):
+                    # attach2 inlined for inputs that are no views (its common case)
+                    node = new(cls)
+                    if xrg:
+                        gf = x._grad_fn
+                        ex = (gf, x._output_nr) if gf is not None else (x._accumulator(), 0)
+                        mask = 3 if yrg else 1
+                    else:
+                        ex = NO_EDGE
+                        mask = 2
+                    if yrg:
+                        gf = y._grad_fn
+                        ey = (gf, y._output_nr) if gf is not None else (y._accumulator(), 0)
+                    else:
+                        ey = NO_EDGE
+                    node.next_functions = (ex, ey)
+                    node._attrs = attrs
+                    node._pre_hooks = node._hooks = node._meta = None
+                    node._seq = next_seq()
+                    if saves:
+                        save = cls._savers.get(mask)
+                        if save is None:
+                            save = _saver(cls, mask)
+                        save(node, (x, y), out)
+                    else:
+                        node._saved = node._versions = ()
+                    node._shape = data.shape
+                    node._npd = data.dtype
+                    out._grad_fn = node
+                    out._requires_grad = True
+                else:
+                    attach2(cls, out, x, y, yrg, attrs)
             if state.fw_hooks is not None:
                 state.fw_hooks.op(cls, (x, y), out, attrs)
             if tr.RECORDER is not None:
