@@ -25,24 +25,22 @@ import numpy as np
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import errors, state, trace
 from detachviz.engine.arrays import partial_overlap, view_geometry
-from detachviz.engine.graph_hooks import pack_node
 from detachviz.engine.node import (
     MULTI,
     NODE_CLASSES,
     CopySlices,
     Node,
     RetainGradHook,
-    SavedOutput,
     new_node,
     next_seq,
 )
 from detachviz.engine.promote import (
-    PY_SCALARS,
     as_scalar,
     broadcast_error,
     is_operand,
     operands,
 )
+from detachviz.engine.savers import saver
 from detachviz.engine.tensor import (
     AS_STRIDED,
     BY_NP,
@@ -63,78 +61,10 @@ _new = object.__new__
 # --------------------------------------------------------------------------------------------
 # attaching nodes and recording
 # --------------------------------------------------------------------------------------------
-def _save_plan(cls: type[Node], mask: int) -> tuple[int | None, ...]:
-    """For each saved slot of `cls`, its source (input index, -1 result) or None when no
-    input that needs it requires grad."""
-    return tuple(src if need & mask else None for src, need in zip(cls._save_src, cls._save_need))
-
-
-def _compile_saver(plan: tuple[int | None, ...]) -> Any:
-    """A function `saver(node, ins, out)` that fills `node._saved` / `node._versions` for one
-    save plan. Generated once per (node class, input mask), like dataclasses generate
-    __init__: saving runs on every op, and a loop over the plan costs more than the op."""
-    lines = ["def saver(node, ins, out):"]
-    names = []
-    for k, src in enumerate(plan):
-        if src is None:
-            names.append(("None", "0"))
-            continue
-        if src < 0:
-            # objects made without __init__ calls: this runs for every exp/tanh/relu/...
-            lines += [
-                "    vc = out._vc",
-                "    if vc is None:",
-                "        vc = out._vc = NEW(VC)",
-                "        vc.v = 0",
-                f"    t{k} = so = NEW(SO)",
-                "    so._data = out._data",
-                "    so._vc = vc",
-                "    so._dtype = out._dtype",
-                "    so._storage = out._storage",
-                f"    v{k} = vc.v",
-            ]
-        else:
-            lines += [
-                f"    t{k} = ins[{src}]",
-                f"    if t{k}.__class__ in SCALARS or t{k} is None:  # None: an undefined input",
-                f"        v{k} = 0",
-                "    else:",
-                f"        vc = t{k}._vc",
-                f"        v{k} = 0 if vc is None else vc.v",
-                f"        if t{k}._x is not None and t{k}._x.inference:",
-                "            raise RuntimeError(INFERENCE_SAVED)",
-            ]
-        names.append((f"t{k}", f"v{k}"))
-    lines.append(f"    node._saved = ({', '.join(n for n, _ in names)},)")
-    lines.append(f"    node._versions = ({', '.join(v for _, v in names)},)")
-    lines.append("    if STATE.saved_hooks:")
-    lines.append("        PACK(node)")
-    ns: dict[str, Any] = {
-        "VC": VersionCounter,
-        "SO": SavedOutput,
-        "NEW": _new,
-        "SCALARS": PY_SCALARS,
-        "INFERENCE_SAVED": errors.INFERENCE_SAVED,
-        "STATE": state,
-        "PACK": pack_node,
-    }
-    exec("\n".join(lines), ns)  # noqa: S102 - generated from the plan above only
-    return ns["saver"]
-
-
-def _saver(cls: type[Node], mask: int) -> Any:
-    savers = cls.__dict__.get("_savers")
-    if savers is None:
-        savers = {}
-        cls._savers = savers
-    fn = savers[mask] = _compile_saver(_save_plan(cls, mask))
-    return fn
-
-
 def _save(node: Node, cls: type[Node], mask: int, ins: tuple[Any, ...], out: Tensor) -> None:
     fn = cls._savers.get(mask)
     if fn is None:
-        fn = _saver(cls, mask)
+        fn = saver(cls, mask)
     fn(node, ins, out)
 
 
@@ -180,7 +110,7 @@ def attach1(cls: type[Node], out: Tensor, x: Tensor, attrs: tuple) -> None:
     if cls._save_src:
         fn = cls._savers.get(1)
         if fn is None:
-            fn = _saver(cls, 1)
+            fn = saver(cls, 1)
         fn(node, (x,), out)
     else:
         node._saved = node._versions = ()
@@ -196,12 +126,7 @@ def attach2(cls: type[Node], out: Tensor, x: Tensor, y: Any, yrg: bool, attrs: t
     node = _new(cls)
     if x._requires_grad:
         if x._base is not None:
-            fn = x._grad_fn
-            vc = x._vc
-            if fn is not None and vc is not None and x._view_ver == vc.v:
-                ex = (fn, x._output_nr)  # a view whose history is current (edge() would say so)
-            else:
-                ex = edge(x)
+            ex = edge(x)
         else:
             fn = x._grad_fn
             ex = (fn, x._output_nr) if fn is not None else (x._accumulator(), 0)
@@ -224,7 +149,7 @@ def attach2(cls: type[Node], out: Tensor, x: Tensor, y: Any, yrg: bool, attrs: t
     if cls._save_src:
         fn = cls._savers.get(mask)
         if fn is None:
-            fn = _saver(cls, mask)
+            fn = saver(cls, mask)
         fn(node, (x, y), out)
     else:
         node._saved = node._versions = ()
@@ -508,7 +433,7 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
                     if saves:
                         save = cls._savers.get(mask)
                         if save is None:
-                            save = _saver(cls, mask)
+                            save = saver(cls, mask)
                         save(node, (x, y), out)
                     else:
                         node._saved = node._versions = ()
@@ -556,7 +481,8 @@ def view(cls: type[Node], name: str, x: Tensor, data: np.ndarray, attrs: tuple =
     out._storage = x._storage
     vc = x._vc
     if vc is None:
-        vc = x._vc = VersionCounter()
+        vc = x._vc = _new(VersionCounter)  # VersionCounter() without the __init__ call
+        vc.v = 0
     out._vc = vc
     out._dtype = x._dtype
     out._requires_grad = False
