@@ -578,6 +578,7 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
         return apply(MEAN0, "mean", (x,), data, None, (n, xd.shape))
     nd = xd.ndim
     dims = norm_dims(dim, nd)
+    axes: tuple[int, ...] | None
     if not nd:
         axes = None
     elif len(dims) == 1:
