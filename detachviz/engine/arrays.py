@@ -37,49 +37,79 @@ def broadcast(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """`np.broadcast_to(a, shape)` (a read-only view with 0 strides on the broadcast dims),
     built directly for a C-contiguous `a`: np.broadcast_to's Python wrapper costs several
     times the op on small tensors."""
-    lead = len(shape) - a.ndim
-    if lead < 0 or not a.flags.c_contiguous:
+    if not a.flags.c_contiguous:
         return np.broadcast_to(a, shape)
-    strides = [0] * lead
-    k = lead
-    for d, st in zip(a.shape, a.strides):
-        t = shape[k]
-        k += 1
-        if d == t:
-            strides.append(st)
-        elif d == 1 and t >= 0:
-            strides.append(0)
-        else:
-            return np.broadcast_to(a, shape)  # raises numpy's error
+    try:
+        strides = _broadcast_strides(a.shape, a.strides, shape)
+    except TypeError:  # unhashable shape (a list)
+        strides = _broadcast_strides.__wrapped__(a.shape, a.strides, shape)
+    if strides is None:
+        return np.broadcast_to(a, shape)  # raises numpy's error
     try:
         # NOTE: positional arguments: ndarray() parses keywords slowly
-        out = _ndarray(shape, a.dtype, a, 0, tuple(strides))
+        out = _ndarray(shape, a.dtype, a, 0, strides)
     except (TypeError, ValueError, BufferError):
         return np.broadcast_to(a, shape)
     out.setflags(write=False)
     return out
 
 
+# NOTE: an expand (and a reduction's backward) asks for the same few geometries over and over
+@functools.lru_cache(maxsize=1024)
+def _broadcast_strides(
+    have: tuple[int, ...], strides: tuple[int, ...], shape: tuple[int, ...]
+) -> tuple[int, ...] | None:
+    """The strides of `broadcast`'s view, or None where numpy must decide (or refuse)."""
+    lead = len(shape) - len(have)
+    if lead < 0:
+        return None
+    out = [0] * lead
+    k = lead
+    for d, st in zip(have, strides):
+        t = shape[k]
+        k += 1
+        if d == t:
+            out.append(st)
+        elif d == 1 and t >= 0:
+            out.append(0)
+        else:
+            return None
+    return tuple(out)
+
+
 def sum_to(g: Any, shape: tuple[int, ...]) -> Any:
-    if g.shape == shape:
+    have = g.shape
+    if have == shape:
         return g
     try:
-        axes = _sum_axes(g.shape, shape)
+        axes, how = _sum_plan(have, shape)
     except TypeError:  # unhashable shape (a list)
-        axes = _sum_axes.__wrapped__(g.shape, shape)
-    if axes and math.prod(shape) == 1:  # NOTE: to one value, as torch's sum_to adds it
+        axes, how = _sum_plan.__wrapped__(have, shape)
+    if how is _LEAD:  # only leading dims to drop: the reduction's own result is the shape
+        return _add_reduce(g, axis=axes)
+    if how is _ONE:  # NOTE: to one value, as torch's sum_to adds it
         return np.asarray(summation.sum_all(g), dtype=g.dtype).reshape(shape)
     g = _add_reduce(g, axis=axes, keepdims=True) if axes else g
     return g.reshape(shape)
 
 
+_LEAD, _ONE, _KEEP = "lead", "one", "keep"  # how sum_to reduces (see _sum_plan)
+
+
 @functools.lru_cache(maxsize=1024)
-def _sum_axes(have: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
-    """The axes to sum a gradient of shape `have` over to undo broadcasting to `shape`."""
+def _sum_plan(have: tuple[int, ...], shape: tuple[int, ...]) -> tuple[tuple[int, ...], str]:
+    """The axes to sum a gradient of shape `have` over to undo broadcasting to `shape`, and
+    how: `_ONE` to a single value, `_LEAD` leading dims only (the rest already `shape`),
+    else `_KEEP` (a keepdims reduction, then a reshape)."""
     lead = len(have) - len(shape)
-    return tuple(range(lead)) + tuple(
+    axes = tuple(range(lead)) + tuple(
         i + lead for i, d in enumerate(shape) if d == 1 and have[i + lead] != 1
     )
+    if axes and math.prod(shape) == 1:
+        return axes, _ONE
+    if axes and len(axes) == lead and tuple(have[lead:]) == tuple(shape):
+        return axes, _LEAD
+    return axes, _KEEP
 
 
 def keep_dims(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]:
@@ -113,12 +143,14 @@ def _reduced_cached(sizes: tuple[int, ...], dims: tuple[int, ...]) -> int:
 
 
 def norm_dims(dim: Any, nd: int) -> tuple[int, ...]:
+    m = nd if nd > 1 else 1
+    if dim.__class__ is int and -m <= dim < m:
+        return (dim,)  # the common case: one dim in range
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     for d in dims:
-        if not -max(nd, 1) <= d < max(nd, 1):
+        if not -m <= d < m:
             raise IndexError(
-                f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, "
-                f"{max(nd, 1) - 1}], but got {d})"
+                f"Dimension out of range (expected to be in range of [{-m}, {m - 1}], but got {d})"
             )
     return dims
 

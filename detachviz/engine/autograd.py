@@ -33,6 +33,7 @@ from detachviz.graph import vocab
 
 _heappush = heapq.heappush
 _heappop = heapq.heappop
+_STALE = object()  # _loop_np: a saved value its inlined unpack leaves to node._unpack
 
 
 class _Multi:
@@ -381,21 +382,49 @@ def _loop_np(
                 # node._unpack inlined for the common case; any doubt goes to _unpack, which
                 # raises torch's errors
                 vers = node._versions
-                s = []
-                for k in range(len(sv)):
-                    t = sv[k]
+                ns = len(sv)
+                if ns <= 2:
+                    # one or two saved values (relu, exp, mul, div, mv, ...) without the loop
+                    t = sv[0]
                     c = t.__class__
                     if c is T_ or c is SavedOutput:
-                        vc = t._vc
-                        if (0 if vc is None else vc.v) != vers[k]:
+                        s0 = t._data if (0 if t._vc is None else t._vc.v) == vers[0] else _STALE
+                    elif t is None or c in scalars:
+                        s0 = t
+                    else:
+                        s0 = _STALE
+                    if ns == 1:
+                        s = (s0,) if s0 is not _STALE else node._unpack(False)
+                    else:
+                        t = sv[1]
+                        c = t.__class__
+                        if c is T_ or c is SavedOutput:
+                            vc = t._vc
+                            s1 = t._data if (0 if vc is None else vc.v) == vers[1] else _STALE
+                        elif t is None or c in scalars:
+                            s1 = t
+                        else:
+                            s1 = _STALE
+                        if s0 is _STALE or s1 is _STALE:
+                            s = node._unpack(False)
+                        else:
+                            s = (s0, s1)
+                else:
+                    s = []
+                    for k in range(ns):
+                        t = sv[k]
+                        c = t.__class__
+                        if c is T_ or c is SavedOutput:
+                            vc = t._vc
+                            if (0 if vc is None else vc.v) != vers[k]:
+                                s = node._unpack(False)
+                                break
+                            s.append(t._data)
+                        elif t is None or c in scalars:
+                            s.append(t)
+                        else:
                             s = node._unpack(False)
                             break
-                        s.append(t._data)
-                    elif t is None or c in scalars:
-                        s.append(t)
-                    else:
-                        s = node._unpack(False)
-                        break
             vjps = node._vjps
             a = node._attrs
             if a and a.__class__ is tuple:

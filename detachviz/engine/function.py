@@ -25,24 +25,22 @@ import numpy as np
 from detachviz.engine import dtype as dtypes
 from detachviz.engine import errors, state, trace
 from detachviz.engine.arrays import partial_overlap, view_geometry
-from detachviz.engine.graph_hooks import pack_node
 from detachviz.engine.node import (
     MULTI,
     NODE_CLASSES,
     CopySlices,
     Node,
     RetainGradHook,
-    SavedOutput,
     new_node,
     next_seq,
 )
 from detachviz.engine.promote import (
-    PY_SCALARS,
     as_scalar,
     broadcast_error,
     is_operand,
     operands,
 )
+from detachviz.engine.savers import saver
 from detachviz.engine.tensor import (
     AS_STRIDED,
     BY_NP,
@@ -63,78 +61,10 @@ _new = object.__new__
 # --------------------------------------------------------------------------------------------
 # attaching nodes and recording
 # --------------------------------------------------------------------------------------------
-def _save_plan(cls: type[Node], mask: int) -> tuple[int | None, ...]:
-    """For each saved slot of `cls`, its source (input index, -1 result) or None when no
-    input that needs it requires grad."""
-    return tuple(src if need & mask else None for src, need in zip(cls._save_src, cls._save_need))
-
-
-def _compile_saver(plan: tuple[int | None, ...]) -> Any:
-    """A function `saver(node, ins, out)` that fills `node._saved` / `node._versions` for one
-    save plan. Generated once per (node class, input mask), like dataclasses generate
-    __init__: saving runs on every op, and a loop over the plan costs more than the op."""
-    lines = ["def saver(node, ins, out):"]
-    names = []
-    for k, src in enumerate(plan):
-        if src is None:
-            names.append(("None", "0"))
-            continue
-        if src < 0:
-            # objects made without __init__ calls: this runs for every exp/tanh/relu/...
-            lines += [
-                "    vc = out._vc",
-                "    if vc is None:",
-                "        vc = out._vc = NEW(VC)",
-                "        vc.v = 0",
-                f"    t{k} = so = NEW(SO)",
-                "    so._data = out._data",
-                "    so._vc = vc",
-                "    so._dtype = out._dtype",
-                "    so._storage = out._storage",
-                f"    v{k} = vc.v",
-            ]
-        else:
-            lines += [
-                f"    t{k} = ins[{src}]",
-                f"    if t{k}.__class__ in SCALARS or t{k} is None:  # None: an undefined input",
-                f"        v{k} = 0",
-                "    else:",
-                f"        vc = t{k}._vc",
-                f"        v{k} = 0 if vc is None else vc.v",
-                f"        if t{k}._x is not None and t{k}._x.inference:",
-                "            raise RuntimeError(INFERENCE_SAVED)",
-            ]
-        names.append((f"t{k}", f"v{k}"))
-    lines.append(f"    node._saved = ({', '.join(n for n, _ in names)},)")
-    lines.append(f"    node._versions = ({', '.join(v for _, v in names)},)")
-    lines.append("    if STATE.saved_hooks:")
-    lines.append("        PACK(node)")
-    ns: dict[str, Any] = {
-        "VC": VersionCounter,
-        "SO": SavedOutput,
-        "NEW": _new,
-        "SCALARS": PY_SCALARS,
-        "INFERENCE_SAVED": errors.INFERENCE_SAVED,
-        "STATE": state,
-        "PACK": pack_node,
-    }
-    exec("\n".join(lines), ns)  # noqa: S102 - generated from the plan above only
-    return ns["saver"]
-
-
-def _saver(cls: type[Node], mask: int) -> Any:
-    savers = cls.__dict__.get("_savers")
-    if savers is None:
-        savers = {}
-        cls._savers = savers
-    fn = savers[mask] = _compile_saver(_save_plan(cls, mask))
-    return fn
-
-
 def _save(node: Node, cls: type[Node], mask: int, ins: tuple[Any, ...], out: Tensor) -> None:
     fn = cls._savers.get(mask)
     if fn is None:
-        fn = _saver(cls, mask)
+        fn = saver(cls, mask)
     fn(node, ins, out)
 
 
@@ -165,7 +95,12 @@ def attach1(cls: type[Node], out: Tensor, x: Tensor, attrs: tuple) -> None:
     """`attach` unrolled for one input that requires grad."""
     node = _new(cls)
     if x._base is not None:
-        node.next_functions = (edge(x),)  # views: torch's rules (regenerated, no accumulator)
+        fn = x._grad_fn
+        vc = x._vc
+        if fn is not None and vc is not None and x._view_ver == vc.v:
+            node.next_functions = ((fn, x._output_nr),)  # a view whose history is current
+        else:
+            node.next_functions = (edge(x),)  # views: torch's rules (regenerated, no accumulator)
     else:
         fn = x._grad_fn
         node.next_functions = ((fn, x._output_nr) if fn is not None else (x._accumulator(), 0),)
@@ -175,7 +110,7 @@ def attach1(cls: type[Node], out: Tensor, x: Tensor, attrs: tuple) -> None:
     if cls._save_src:
         fn = cls._savers.get(1)
         if fn is None:
-            fn = _saver(cls, 1)
+            fn = saver(cls, 1)
         fn(node, (x,), out)
     else:
         node._saved = node._versions = ()
@@ -214,7 +149,7 @@ def attach2(cls: type[Node], out: Tensor, x: Tensor, y: Any, yrg: bool, attrs: t
     if cls._save_src:
         fn = cls._savers.get(mask)
         if fn is None:
-            fn = _saver(cls, mask)
+            fn = saver(cls, mask)
         fn(node, (x, y), out)
     else:
         node._saved = node._versions = ()
@@ -234,10 +169,23 @@ def apply(
     attrs: tuple[Any, ...] = (),
 ) -> Tensor:
     """Wrap `data` as the result of op `name` on `ins`; attach `cls` if grad flows."""
-    if type(data) is not _ndarray:
+    if data.__class__ is not _ndarray:
         data = np.asarray(data)
     out = _new(Tensor)
-    init_tensor(out, data, BY_NP[data.dtype] if dtype is None else dtype)
+    # init_tensor's slots, inlined (most ops end here)
+    out._data = data
+    out._storage = data
+    out._vc = None
+    out._dtype = BY_NP[data.dtype] if dtype is None else dtype
+    out._requires_grad = False
+    out._grad_fn = None
+    out._output_nr = 0
+    out._base = None
+    out._grad = None
+    out._x = None
+    out._fw_tangent = None
+    if state.inference:
+        out._meta().inference = True
     if cls is not None and state.grad_enabled:
         if len(ins) == 1:
             if ins[0]._requires_grad:
@@ -251,6 +199,11 @@ def apply(
             x, y = ins
             if x._requires_grad or y._requires_grad:
                 attach2(cls, out, x, y, y._requires_grad, attrs)
+            if state.fw_hooks is not None:
+                state.fw_hooks.op(cls, ins, out, attrs)
+            if trace.RECORDER is not None:
+                trace.RECORDER.record(name, ins, (out,))  # both are tensors: no filtering
+            return out
         else:
             for t in ins:
                 if isinstance(t, Tensor) and t._requires_grad:
@@ -292,11 +245,25 @@ def finish(
 
 
 def unary(cls: type[Node], fn: Any, name: str, x: Tensor, attrs: tuple[Any, ...] = ()) -> Tensor:
-    data = fn(x._data)
-    if type(data) is not _ndarray:
+    xd = x._data
+    data = fn(xd)
+    if data.__class__ is not _ndarray:
         data = np.asarray(data)
     out = _new(Tensor)
-    init_tensor(out, data, x._dtype if data.dtype is x._data.dtype else BY_NP[data.dtype])
+    # init_tensor's slots, inlined (every exp/tanh/relu/... runs this)
+    out._data = data
+    out._storage = data
+    out._vc = None
+    out._dtype = x._dtype if data.dtype is xd.dtype else BY_NP[data.dtype]
+    out._requires_grad = False
+    out._grad_fn = None
+    out._output_nr = 0
+    out._base = None
+    out._grad = None
+    out._x = None
+    out._fw_tangent = None
+    if state.inference:
+        out._meta().inference = True
     if x._requires_grad and state.grad_enabled:
         attach1(cls, out, x, attrs)
     if state.fw_hooks is not None:
@@ -404,6 +371,7 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
     tr = trace
     new = _new
     T_ = Tensor
+    saves = bool(cls._save_src)
 
     def op(x: Any, y: Any) -> Tensor:
         ins: tuple[Any, ...]
@@ -441,8 +409,40 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
             out._fw_tangent = None
             if st.inference:
                 out._meta().inference = True
-            if (x._requires_grad or yrg) and st.grad_enabled:
-                attach2(cls, out, x, y, yrg, attrs)
+            xrg = x._requires_grad
+            if (xrg or yrg) and st.grad_enabled:
+                if x._base is None and (not yrg or y._base is None):
+                    # attach2 inlined for inputs that are no views (its common case)
+                    node = new(cls)
+                    if xrg:
+                        gf = x._grad_fn
+                        ex = (gf, x._output_nr) if gf is not None else (x._accumulator(), 0)
+                        mask = 3 if yrg else 1
+                    else:
+                        ex = NO_EDGE
+                        mask = 2
+                    if yrg:
+                        gf = y._grad_fn
+                        ey = (gf, y._output_nr) if gf is not None else (y._accumulator(), 0)
+                    else:
+                        ey = NO_EDGE
+                    node.next_functions = (ex, ey)
+                    node._attrs = attrs
+                    node._pre_hooks = node._hooks = node._meta = None
+                    node._seq = next_seq()
+                    if saves:
+                        save = cls._savers.get(mask)
+                        if save is None:
+                            save = saver(cls, mask)
+                        save(node, (x, y), out)
+                    else:
+                        node._saved = node._versions = ()
+                    node._shape = data.shape
+                    node._npd = data.dtype
+                    out._grad_fn = node
+                    out._requires_grad = True
+                else:
+                    attach2(cls, out, x, y, yrg, attrs)
             if state.fw_hooks is not None:
                 state.fw_hooks.op(cls, (x, y), out, attrs)
             if tr.RECORDER is not None:
@@ -476,14 +476,25 @@ def scalar_op(
 # --------------------------------------------------------------------------------------------
 def view(cls: type[Node], name: str, x: Tensor, data: np.ndarray, attrs: tuple = ()) -> Tensor:
     out = _new(Tensor)
-    init_tensor(out, data, x._dtype)
+    # init_tensor's slots, inlined, with the view's own storage, counter and base
+    out._data = data
     out._storage = x._storage
     vc = x._vc
     if vc is None:
-        vc = x._vc = VersionCounter()
+        vc = x._vc = _new(VersionCounter)  # VersionCounter() without the __init__ call
+        vc.v = 0
     out._vc = vc
+    out._dtype = x._dtype
+    out._requires_grad = False
+    out._grad_fn = None
+    out._output_nr = 0
     base = x._base
     out._base = x if base is None else base
+    out._grad = None
+    out._x = None
+    out._fw_tangent = None
+    if state.inference:
+        out._meta().inference = True
     out._view_ver = vc.v
     if x._requires_grad:
         if state.grad_enabled:

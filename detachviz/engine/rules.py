@@ -28,6 +28,12 @@ from detachviz.engine.tensor import AS_STRIDED, NO_EDGE, Tensor, edge, wrap
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _ONE32 = np.float32(1.0)
+# NOTE: np.dot and np.where are __array_function__ dispatchers; on 20-element arrays the
+# dispatch costs more than the work (dot: ~4x its BLAS call). The rules pass only ndarrays,
+# so they call the implementation behind the dispatcher (the same function without the
+# override lookup); a numpy without the attribute keeps the public function.
+_dot = getattr(np.dot, "_implementation", np.dot)
+_where = getattr(np.where, "_implementation", np.where)
 
 
 def call_rule(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
@@ -59,7 +65,7 @@ def matvec_np(a: Any, b: Any) -> Any:
     """matrix @ vector. NOTE: for float32/float64 np.dot makes the same BLAS gemv call as
     np.matmul (same bits) at half its per-call cost, which is most of a small product."""
     if a.dtype == b.dtype and a.dtype.kind == "f" and a.dtype.itemsize >= 4:
-        return np.dot(a, b)
+        return _dot(a, b)
     return np.matmul(a, b)
 
 
@@ -104,16 +110,16 @@ class NP:
 
     @staticmethod
     def where0(mask: Any, g: Any) -> Any:
-        return np.where(mask, g, ZERO_OF.get(g.dtype, 0))
+        return _where(mask, g, ZERO_OF.get(g.dtype, 0))
 
     @staticmethod
     def zero_where(mask: Any, g: Any) -> Any:
-        return np.where(mask, ZERO_OF.get(g.dtype, 0), g)
+        return _where(mask, ZERO_OF.get(g.dtype, 0), g)
 
     @staticmethod
     def relu_back(g: Any, y: Any) -> Any:
         z = ZERO_OF.get(y.dtype, 0)
-        return np.where(y > z, g, z)
+        return _where(y > z, g, z)
 
     @staticmethod
     def tanh_back(g: Any, y: Any) -> Any:

@@ -1,7 +1,8 @@
 """The unrolled fast paths are copies of a general path; these tests keep each pair in step on
 random inputs: `attach1` / `attach2` vs `attach`, the generated savers vs the `Saved` rows read
-directly, `fast_binary` and `unary` vs `apply`, `fast_binary`'s inlined tensor slots vs
-`init_tensor`, and backward's `_loop_np` vs the general loop of `run_backward`."""
+directly, `fast_binary` and `unary` vs `apply`, the inlined tensor slots of `fast_binary`,
+`unary` and `apply` vs `init_tensor`, and backward's `_loop_np` vs the general loop of
+`run_backward`."""
 
 from __future__ import annotations
 
@@ -177,6 +178,8 @@ def test_unary_and_fast_binary_make_the_tensor_init_tensor_makes(seed: int) -> N
                 function.unary(unary.EXP, np.exp, "exp", x),
                 arith.mul_fast(x, x),
                 arith.add_fast(x, 2.0),
+                function.apply(unary.EXP, "exp", (x,), np.exp(x._data)),
+                function.apply(linalg.DOT, "matmul", (x, x), np.dot(x._data, x._data)),
             ):
                 ref = _fresh_out(made._data)
                 assert _slots(made).keys() == _slots(ref).keys()

@@ -88,7 +88,11 @@ ADDMM = node_class(
 )
 MV = node_class(
     "MvBackward0",
-    (lambda k, g, s, a: k.outer(g, s[1]), lambda k, g, s, a: k.mm(k.t(s[0]), g)),
+    (
+        lambda k, g, s, a: k.outer(g, s[1]),
+        # plain backward: NP.mm's matrix @ vector case directly
+        lambda k, g, s, a: matvec_np(s[0].T, g) if k is NP else k.mm(k.t(s[0]), g),
+    ),
     saved=(Saved("self", 0, (1,)), Saved("vec", 1, (0,))),
 )
 DOT = node_class(
@@ -134,10 +138,13 @@ def matmul(x: Tensor, y: Tensor) -> Tensor:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {nx}D and {ny}D"
         )
+    if nx == 2 and ny == 1:
+        xd, yd = x._data, y._data
+        if xd.shape[1] == yd.shape[0]:  # _mv inlined (else it raises torch's message)
+            return apply(MV, "matmul", (x, y), matvec_np(xd, yd), x._dtype)
+        return _mv(x, y, "matmul")
     if nx == 1 and ny == 1:
         return apply(DOT, "matmul", (x, y), np.dot(x._data, y._data), x._dtype)
-    if nx == 2 and ny == 1:
-        return _mv(x, y, "matmul")
     if nx == 1 and ny == 2:
         # NOTE: torch computes vector @ matrix as mm(unsqueeze(v, 0), M).squeeze(0)
         r = mm(unsqueeze(x, 0), y)

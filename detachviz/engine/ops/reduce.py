@@ -518,13 +518,21 @@ MEAN0 = node_class(
 )
 
 
+def _mean_back(k: Any, g: Any, a: Any) -> Any:
+    sizes = a.self_sym_sizes
+    n = reduced(sizes, a.dim)
+    if k is NP:
+        if not a.keepdim and len(sizes):
+            g = g.reshape(keep_dims(sizes, a.dim))
+        # NOTE: one ufunc call that broadcasts g into the input's shape: the quotients of the
+        # expanded gradient, without building the expanded view first
+        return np.divide(g, n, out=np.empty(sizes, g.dtype))
+    return k.div_scalar(_sum_back(k, g, sizes, a.dim, a.keepdim), n)
+
+
 MEAN1 = node_class(
     "MeanBackward1",
-    (
-        lambda k, g, s, a: k.div_scalar(
-            _sum_back(k, g, a.self_sym_sizes, a.dim, a.keepdim), reduced(a.self_sym_sizes, a.dim)
-        ),
-    ),
+    (lambda k, g, s, a: _mean_back(k, g, a),),
     attrs=("dim", "keepdim", "self_sym_numel", "self_sym_sizes"),
 )
 
@@ -568,8 +576,15 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
             summation.sum_all(xd) / n if n and xd.dtype.kind == "f" else _mean_np(xd, None, False)
         )
         return apply(MEAN0, "mean", (x,), data, None, (n, xd.shape))
-    dims = norm_dims(dim, xd.ndim)
-    axes = tuple(d % xd.ndim for d in dims) if xd.ndim else None
+    nd = xd.ndim
+    dims = norm_dims(dim, nd)
+    axes: tuple[int, ...] | None
+    if not nd:
+        axes = None
+    elif len(dims) == 1:
+        axes = (dims[0] % nd,)
+    else:
+        axes = tuple(d % nd for d in dims)
     data = _mean_np(xd, axes, keepdim)
     return apply(MEAN1, "mean", (x,), data, None, (dims, keepdim, n, xd.shape))
 

@@ -81,7 +81,13 @@ SIGMOID = node_class(
 )
 RELU = node_class(
     "ReluBackward0",
-    (lambda k, g, s, a: THRESHOLD_BACK(k, g, s[0], RELU_THRESHOLD),),
+    # NOTE: plain backward calls the kernel directly (the same NP.relu_back THRESHOLD_BACK
+    # runs, three calls fewer); create_graph makes torch's ThresholdBackwardBackward0 node
+    (
+        lambda k, g, s, a: (
+            k.relu_back(g, s[0]) if k is NP else THRESHOLD_BACK(k, g, s[0], RELU_THRESHOLD)
+        ),
+    ),
     saved=(Saved("result", RESULT, (0,)),),
 )
 

@@ -24,6 +24,7 @@ from detachviz.engine.function import (
 from detachviz.engine.node import Node, node_class, set_jvp
 from detachviz.engine.ops.join import cat, stack
 from detachviz.engine.ops.unary import clone
+from detachviz.engine.rules import NP
 from detachviz.engine.tensor import Tensor, init_tensor, wrap
 
 _ndarray = np.ndarray
@@ -31,7 +32,14 @@ _new = object.__new__
 
 
 VIEW = node_class(
-    "ViewBackward0", (lambda k, g, s, a: k.reshape(g, a.self_sym_sizes),), attrs=("self_sym_sizes",)
+    "ViewBackward0",
+    # plain backward: the array's own reshape (what NP.reshape calls), one call fewer
+    (
+        lambda k, g, s, a: (
+            g.reshape(a.self_sym_sizes) if k is NP else k.reshape(g, a.self_sym_sizes)
+        ),
+    ),
+    attrs=("self_sym_sizes",),
 )
 UNSAFE_VIEW = node_class(
     "UnsafeViewBackward0",
@@ -258,7 +266,10 @@ def expand(x: Tensor, *sizes: Any) -> Tensor:
             f"expand(torch.{x._dtype.legacy}{{[{dims}]}}, size=[{want}]): the number of sizes "
             "provided must be greater or equal to the number of dimensions in the tensor"
         )
-    target = tuple(shp[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    if -1 in sizes:
+        target = tuple(shp[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    else:
+        target = tuple(sizes)
     try:
         data = broadcast(x._data, target)
     except ValueError:
