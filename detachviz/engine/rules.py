@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import state, transcendental
+from detachviz.engine import blas, state, transcendental
 from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
 from detachviz.engine.fma import fma32, fma64
 from detachviz.engine.function import apply
@@ -53,14 +53,6 @@ def _index_put_np(g: Any, shape: Any, idx: Any) -> Any:
     out = np.zeros(shape, dtype=g.dtype)
     np.add.at(out, idx, g)
     return out
-
-
-def matvec_np(a: Any, b: Any) -> Any:
-    """matrix @ vector. NOTE: for float32/float64 np.dot makes the same BLAS gemv call as
-    np.matmul (same bits) at half its per-call cost, which is most of a small product."""
-    if a.dtype == b.dtype and a.dtype.kind == "f" and a.dtype.itemsize >= 4:
-        return np.dot(a, b)
-    return np.matmul(a, b)
 
 
 class NP:
@@ -155,7 +147,7 @@ class NP:
 
     @staticmethod
     def mm(a: Any, b: Any) -> Any:
-        return matvec_np(a, b) if b.ndim == 1 and a.ndim == 2 else np.matmul(a, b)
+        return blas.matmul(a, b)
 
     @staticmethod
     def outer(a: Any, b: Any) -> Any:
