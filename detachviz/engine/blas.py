@@ -20,7 +20,9 @@ mkl/LinearAlgebra.cpp):
   gemm per matrix as mm.
 
 MKL is used only in torch's version with a threaded layer (`mkl.lapack_available`): other
-versions and the sequential layer take other blocked paths. Products run on one thread.
+versions and the sequential layer take other blocked paths. MKL runs a product on its own
+thread count, one per core as torch's by default: some products' bits depend on it (7x64x16
+at one thread differs from torch at two).
 Cost: MKL's entry costs several µs per call, so a tiny product (20x20) takes 5-10x numpy's
 ~1 µs; that is the price of torch's bits, paid only with the extra."""
 
@@ -36,7 +38,6 @@ from detachviz.engine import mkl
 _ROW_MAJOR, _COL_MAJOR = 101, 102  # CblasRowMajor, CblasColMajor
 _N, _T = 111, 112  # CblasNoTrans, CblasTrans
 _INT_MAX = (1 << 31) - 1  # MKL_INT is 32-bit (LP64): larger products go to numpy
-_DOMAIN_BLAS = 1  # MKL_DOMAIN_BLAS
 _SMALL_BMM = 400  # bmm_out_or_baddbmm_: below this many multiply-adds per matrix, a loop
 _I = ctypes.c_int
 _P = ctypes.c_void_p
@@ -62,10 +63,6 @@ def _fn(name: str, dt: np.dtype) -> Any:
 
 
 def _bind(lib: Any) -> None:
-    # One thread: the bits do not depend on it (checked up to 512x512x512 and 100x5000x100
-    # against torch at 2 threads), and on a busy 2-core machine OpenMP's fork/join made a
-    # 64x64x64 product 100x slower (58 ms against 0.5 ms).
-    lib.MKL_Domain_Set_Num_Threads(ctypes.c_int(1), ctypes.c_int(_DOMAIN_BLAS))
     for dt, p in _PREFIX.items():
         real = _SCALAR[dt]
         gemm = getattr(lib, f"cblas_{p}gemm")
@@ -194,7 +191,8 @@ def mv(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         inc = _strides(x)[0]
         if inc > 0 and lda >= max(1, rows):
             out = np.zeros(m, a.dtype)
-            gemv(_COL_MAJOR, trans, rows, cols, 1.0, _ptr(a), lda, _ptr(x), inc, 0.0, _ptr(out), 1)
+            args = (rows, cols, 1.0, _ptr(a), lda, _ptr(x), inc, 0.0, _ptr(out), 1)
+            gemv(_COL_MAJOR, trans, *args)
             return out
     return np.dot(a, x) if a.dtype == x.dtype and a.dtype in _PREFIX else np.matmul(a, x)
 
@@ -217,38 +215,67 @@ def _batch_major(st: tuple[int, ...], shape: tuple[int, ...]) -> bool:
     )
 
 
-def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a @ b for 3-D a (bs, m, k) and b (bs, k, n): torch.bmm's bits with MKL."""
+def bmm(
+    a: np.ndarray,
+    b: np.ndarray,
+    c: np.ndarray | None = None,
+    beta: float = 0.0,
+    alpha: float = 1.0,
+) -> np.ndarray:
+    """a @ b for 3-D a (bs, m, k) and b (bs, k, n), or with c (broadcast to the result)
+    baddbmm's beta * c + alpha * (a @ b): torch's bits with MKL."""
     bs, m, k = a.shape
     n = b.shape[2]
     dt = a.dtype
-    if dt != b.dtype or dt not in _PREFIX or _fn("gemm_batch", dt) is None or bs == 0:
-        return np.matmul(a, b)
+    exact = dt == b.dtype and dt in _PREFIX and (c is None or c.dtype == dt)
+    if not exact or _fn("gemm_batch", dt) is None or bs * m * n * k == 0:
+        prod = np.matmul(a, b)
+        if c is None:
+            return prod
+        return np.asarray(c * beta + prod * alpha if beta else prod * alpha, dtype=dt)
     if k * m * n < _SMALL_BMM:
-        return _bmm_loop(a, b)
+        return _bmm_loop(a, b, c, beta, alpha)
+    out = np.zeros((bs, m, n), dt)
+    if c is not None:
+        np.copyto(out, c)
+    else:
+        beta = 0.0
     sa, sb = _strides(a), _strides(b)
     if _fits(bs, m, n, k) and _batch_major(sa, a.shape) and _batch_major(sb, b.shape):
-        out = _bmm_mkl(a, b, sa, sb)
-        if out is not None:
+        if _bmm_mkl(out, a, b, sa, sb, beta, alpha):
             return out
-    out = np.empty((bs, m, n), dt)
     for i in range(bs):
-        out[i] = mm(a[i], b[i])
+        if not _gemm_into(out[i], a[i], b[i], alpha, beta):
+            return np.asarray(out * beta + np.matmul(a, b) * alpha, dtype=dt)
     return out
 
 
-def _bmm_loop(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """baddbmm_cpu_kernel: each element's products added in order of k, from zero."""
+def _bmm_loop(
+    a: np.ndarray, b: np.ndarray, c: np.ndarray | None, beta: float, alpha: float
+) -> np.ndarray:
+    """baddbmm_cpu_kernel: each element's products added in order of k, from zero; then the
+    element itself (bmm), alpha times it (beta 0) or beta * c + alpha times it."""
     acc = np.zeros((a.shape[0], a.shape[1], b.shape[2]), a.dtype)
     for j in range(a.shape[2]):
         acc += a[:, :, j, None] * b[:, None, j, :]
-    return acc
+    if c is None:
+        return acc
+    if beta == 0:
+        return acc * acc.dtype.type(alpha)
+    return c * acc.dtype.type(beta) + acc * acc.dtype.type(alpha)
 
 
 def _bmm_mkl(
-    a: np.ndarray, b: np.ndarray, sa: tuple[int, ...], sb: tuple[int, ...]
-) -> np.ndarray | None:
-    """baddbmm_mkl_template: one cblas_?gemm_batch group in row-major layout."""
+    out: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    sa: tuple[int, ...],
+    sb: tuple[int, ...],
+    beta: float,
+    alpha: float,
+) -> bool:
+    """baddbmm_mkl_template: one cblas_?gemm_batch group in row-major layout, into `out`
+    (holding c when beta is not 0); False when a size-1 dim's stride is one MKL refuses."""
     bs, m, k = a.shape
     n = b.shape[2]
     ta = sa[1] == 1 and sa[2] >= m
@@ -256,8 +283,7 @@ def _bmm_mkl(
     lda = sa[2] if ta else sa[1]
     ldb = sb[2] if tb else sb[1]
     if lda < max(1, m if ta else k) or ldb < max(1, k if tb else n):
-        return None  # a size-1 dim's stride MKL would refuse: the caller goes per matrix
-    out = np.zeros((bs, m, n), a.dtype)
+        return False
     ptr_t = ctypes.c_void_p * bs
     step_a, step_b = a.strides[0], b.strides[0]
     pa, pb, pc = _ptr(a), _ptr(b), _ptr(out)
@@ -265,13 +291,13 @@ def _bmm_mkl(
     one = _I * 1
     args = (
         one(_T if ta else _N), one(_T if tb else _N), one(m), one(n), one(k),
-        ctypes.byref(real(1.0)), ptr_t(*[pa + i * step_a for i in range(bs)]), one(max(lda, 1)),
-        ptr_t(*[pb + i * step_b for i in range(bs)]), one(max(ldb, 1)),
-        ctypes.byref(real(0.0)), ptr_t(*[pc + i * m * n * a.itemsize for i in range(bs)]),
+        ctypes.byref(real(alpha)), ptr_t(*[pa + i * step_a for i in range(bs)]), one(lda),
+        ptr_t(*[pb + i * step_b for i in range(bs)]), one(ldb),
+        ctypes.byref(real(beta)), ptr_t(*[pc + i * m * n * a.itemsize for i in range(bs)]),
         one(n), 1, one(bs),
     )  # fmt: skip
     _fn("gemm_batch", a.dtype)(_ROW_MAJOR, *args)
-    return out
+    return True
 
 
 def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -1,7 +1,8 @@
 """Matrix products (engine/blas.py). With torch's MKL (the `exact` extra) mm, addmm (so
-nn.Linear), mv, dot and bmm are torch's bits, forward and backward, for every operand layout
-torch reads differently (contiguous, transposed, strided); compared with `.tolist() ==` against
-real torch. Without MKL (DETACHVIZ_NO_MKL=1, as CI reruns this file) they are numpy's matmul.
+nn.Linear), mv, dot, bmm and baddbmm are torch's bits, forward and backward, for every
+operand layout torch reads differently (contiguous, transposed, strided); compared with
+`.tolist() ==` against real torch. Without MKL (DETACHVIZ_NO_MKL=1, as CI reruns this file)
+they are numpy's matmul.
 """
 
 from __future__ import annotations
@@ -96,6 +97,22 @@ def test_mv_dot_and_bmm_are_torchs(rt):
         at, bt = ta.transpose(1, 2).contiguous().transpose(1, 2), tb.mT.contiguous().mT
         au, bu = da.transpose(1, 2).contiguous().transpose(1, 2), db.mT.contiguous().mT
         assert dv.bmm(au, bu).tolist() == rt.bmm(at, bt).tolist(), (bs, m, k, n)
+        ts, ds = rt.cat([ta, ta], 2)[:, :, ::2], dv.cat([da, da], 2)[:, :, ::2]
+        assert dv.bmm(ds, db).tolist() == rt.bmm(ts, tb).tolist(), (bs, m, k, n)
+
+
+@needs_exact
+def test_baddbmm_is_torchs_with_beta_alpha_and_a_broadcast_input(rt):
+    # what attention with a mask runs: baddbmm(mask, q, k^T, alpha=scale)
+    for bs, m, k, n in [(1, 4, 6, 5), (3, 10, 40, 12), (2, 1, 64, 10)]:
+        ta, da = _pair(rt, (bs, m, k), k)
+        tb, db = _pair(rt, (bs, k, n), n)
+        for shape in [(bs, m, n), (n,), (m, 1)]:
+            tc, dc = _pair(rt, shape, m)
+            for beta, alpha in [(1, 1), (0.5, 2.0), (0, 0.125)]:
+                want = rt.baddbmm(tc, ta, tb, beta=beta, alpha=alpha)
+                got = dv.baddbmm(dc, da, db, beta=beta, alpha=alpha)
+                assert got.tolist() == want.tolist(), (bs, m, k, n, shape, beta)
 
 
 @needs_exact
