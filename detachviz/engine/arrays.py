@@ -89,6 +89,10 @@ def sum_to(g: Any, shape: tuple[int, ...]) -> Any:
         return _add_reduce(g, axis=axes)
     if how is _ONE:  # NOTE: to one value, as torch's sum_to adds it
         return np.asarray(summation.sum_all(g), dtype=g.dtype).reshape(shape)
+    if axes == tuple(range(len(axes))):  # over leading dims (a bias's gradient): torch's order
+        summed = summation.leading(g, len(axes))
+        if summed is not None:
+            return summed.reshape(shape)
     g = _add_reduce(g, axis=axes, keepdims=True) if axes else g
     return g.reshape(shape)
 

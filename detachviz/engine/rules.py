@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import state, transcendental
+from detachviz.engine import blas, state, transcendental
 from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
 from detachviz.engine.fma import fma32, fma64
 from detachviz.engine.function import apply
@@ -32,7 +32,6 @@ _ONE32 = np.float32(1.0)
 # dispatch costs more than the work (dot: ~4x its BLAS call). The rules pass only ndarrays,
 # so they call the implementation behind the dispatcher (the same function without the
 # override lookup); a numpy without the attribute keeps the public function.
-_dot = getattr(np.dot, "_implementation", np.dot)
 _where = getattr(np.where, "_implementation", np.where)
 
 
@@ -59,14 +58,6 @@ def _index_put_np(g: Any, shape: Any, idx: Any) -> Any:
     out = np.zeros(shape, dtype=g.dtype)
     np.add.at(out, idx, g)
     return out
-
-
-def matvec_np(a: Any, b: Any) -> Any:
-    """matrix @ vector. NOTE: for float32/float64 np.dot makes the same BLAS gemv call as
-    np.matmul (same bits) at half its per-call cost, which is most of a small product."""
-    if a.dtype == b.dtype and a.dtype.kind == "f" and a.dtype.itemsize >= 4:
-        return _dot(a, b)
-    return np.matmul(a, b)
 
 
 class NP:
@@ -161,7 +152,7 @@ class NP:
 
     @staticmethod
     def mm(a: Any, b: Any) -> Any:
-        return matvec_np(a, b) if b.ndim == 1 and a.ndim == 2 else np.matmul(a, b)
+        return blas.matmul(a, b)
 
     @staticmethod
     def outer(a: Any, b: Any) -> Any:

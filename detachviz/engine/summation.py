@@ -11,6 +11,7 @@ when the order is torch's)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -77,3 +78,40 @@ def sum_all(x: np.ndarray) -> Any:
     if x.dtype.kind == "f" and x.dtype.itemsize >= 4 and exact(x.size):
         return total(x)
     return x.sum()
+
+
+def columns(x: np.ndarray) -> np.ndarray:
+    """The sums down the columns of a C-contiguous float32/float64 matrix x (rows, cols),
+    added as torch adds a reduction over leading dims (SumKernel.cpp, one thread): with a
+    vector of columns or more, blocks of four vectors of columns take the cascade over all
+    rows and the columns left over take `row_sum` (rows split four ways); with fewer columns,
+    groups of four columns take the cascade and the rest `row_sum`. Per column, the vector and
+    scalar forms add in the same order, so numpy computes many columns at once."""
+    rows, cols = x.shape
+    lanes = 32 // x.dtype.itemsize
+    block = _ILP * lanes if cols >= lanes else _ILP
+    whole = cols // block * block
+    out = np.empty(cols, dtype=x.dtype)
+    if rows == 0:
+        out[:] = 0
+        return out
+    if whole:
+        out[:whole] = _cascade(x[:, :whole])
+    if whole < cols:
+        out[whole:] = _row(x[:, whole:])
+    return out
+
+
+def leading(x: np.ndarray, lead: int) -> np.ndarray | None:
+    """x summed over its first `lead` dims in torch's order (`columns`), or None where that is
+    not torch's order here: not float32/float64, not C-contiguous, or large enough for torch to
+    split the work across threads."""
+    if x.dtype.kind != "f" or x.dtype.itemsize < 4 or not x.flags.c_contiguous:
+        return None
+    if x.size >= _GRAIN or lead == 0 or lead == x.ndim:
+        return None
+    rest = x.shape[lead:]
+    cols = math.prod(rest)
+    if cols == 1:  # one output: a whole-tensor sum
+        return None
+    return columns(x.reshape(-1, cols)).reshape(rest)

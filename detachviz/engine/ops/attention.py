@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import blas
 from detachviz.engine.function import apply
 from detachviz.engine.node import Node, Saved, node_class
 from detachviz.engine.tensor import Tensor
@@ -84,9 +85,7 @@ def baddbmm(
     for name, t in (("batch1", batch1), ("batch2", batch2)):
         if t._data.ndim != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")
-    prod = np.matmul(batch1._data, batch2._data)
-    data = input._data * beta + prod * alpha if (beta != 1 or alpha != 1) else input._data + prod
-    data = np.broadcast_to(data, prod.shape).astype(batch1._data.dtype)
+    data = blas.bmm(batch1._data, batch2._data, input._data, beta, alpha)
     return apply(BADDBMM, "baddbmm", (input, batch1, batch2), data, batch1._dtype, (alpha, beta))
 
 

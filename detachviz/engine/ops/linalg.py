@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import blas
 from detachviz.engine import function as kit
 from detachviz.engine.arrays import (
     strides,
@@ -29,7 +30,7 @@ from detachviz.engine.ops.view import (
     unsqueeze,
 )
 from detachviz.engine.promote import type_name
-from detachviz.engine.rules import NP, matvec_np
+from detachviz.engine.rules import NP
 from detachviz.engine.tensor import Tensor, init_tensor
 
 _ndarray = np.ndarray
@@ -41,17 +42,18 @@ def _column_major(sizes: Any, strides: Any) -> bool:
 
 
 def mm_mat1_backward(k: Any, g: Any, mat2: Any, sizes: Any, strides: Any) -> Any:
-    """The gradient of mm's first matrix; under create_graph, for a column-major mat1 (a
-    transposed weight) as torch's formula computes it there: (mat2 @ g.t()).t()."""
-    if k is not NP and _column_major(sizes, strides):
+    """The gradient of mm's first matrix; for a column-major mat1 (a transposed weight) as
+    torch's formula computes it there, (mat2 @ g.t()).t(): the graph of a create_graph
+    backward, and with MKL the bits (engine/blas.py: operand order and layout matter)."""
+    if _column_major(sizes, strides):
         return k.t(k.mm(mat2, k.t(g)))
     return k.mm(g, k.t(mat2))
 
 
 def mm_mat2_backward(k: Any, g: Any, mat1: Any, sizes: Any, strides: Any) -> Any:
     """The gradient of mm's second matrix; (g.t() @ mat1).t() for a column-major mat2 (the
-    `weight.t()` of nn.Linear) under create_graph, as torch's formula."""
-    if k is not NP and _column_major(sizes, strides):
+    `weight.t()` of nn.Linear), as torch's formula (graph and bits, as mm_mat1_backward)."""
+    if _column_major(sizes, strides):
         return k.t(k.mm(k.t(g), mat1))
     return k.mm(k.t(mat1), g)
 
@@ -91,7 +93,7 @@ MV = node_class(
     (
         lambda k, g, s, a: k.outer(g, s[1]),
         # plain backward: NP.mm's matrix @ vector case directly
-        lambda k, g, s, a: matvec_np(s[0].T, g) if k is NP else k.mm(k.t(s[0]), g),
+        lambda k, g, s, a: blas.mv(s[0].T, g) if k is NP else k.mm(k.t(s[0]), g),
     ),
     saved=(Saved("self", 0, (1,)), Saved("vec", 1, (0,))),
 )
@@ -109,10 +111,10 @@ BMM = node_class(
     saved=(Saved("self", 0, (1,)), Saved("mat2", 1, (0,))),
 )
 
-set_jvp(MM, (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t))
-set_jvp(MV, (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t))
-set_jvp(DOT, (lambda t, p, o, a: np.dot(t, p[1]), lambda t, p, o, a: np.dot(p[0], t)))
-set_jvp(BMM, (lambda t, p, o, a: t @ p[1], lambda t, p, o, a: p[0] @ t))
+set_jvp(MM, (lambda t, p, o, a: blas.mm(t, p[1]), lambda t, p, o, a: blas.mm(p[0], t)))
+set_jvp(MV, (lambda t, p, o, a: blas.mv(t, p[1]), lambda t, p, o, a: blas.mv(p[0], t)))
+set_jvp(DOT, (lambda t, p, o, a: blas.dot(t, p[1]), lambda t, p, o, a: blas.dot(p[0], t)))
+set_jvp(BMM, (lambda t, p, o, a: blas.bmm(t, p[1]), lambda t, p, o, a: blas.bmm(p[0], t)))
 set_jvp(
     ADDMM,
     (
@@ -141,10 +143,10 @@ def matmul(x: Tensor, y: Tensor) -> Tensor:
     if nx == 2 and ny == 1:
         xd, yd = x._data, y._data
         if xd.shape[1] == yd.shape[0]:  # _mv inlined (else it raises torch's message)
-            return apply(MV, "matmul", (x, y), matvec_np(xd, yd), x._dtype)
+            return apply(MV, "matmul", (x, y), blas.mv(xd, yd), x._dtype)
         return _mv(x, y, "matmul")
     if nx == 1 and ny == 1:
-        return apply(DOT, "matmul", (x, y), np.dot(x._data, y._data), x._dtype)
+        return apply(DOT, "matmul", (x, y), blas.dot(x._data, y._data), x._dtype)
     if nx == 1 and ny == 2:
         # NOTE: torch computes vector @ matrix as mm(unsqueeze(v, 0), M).squeeze(0)
         r = mm(unsqueeze(x, 0), y)
@@ -166,7 +168,7 @@ def _mv(x: Tensor, y: Tensor, name: str) -> Tensor:
     (rows, cols), n = x._data.shape, y._data.shape[0]
     if cols != n:
         raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{cols}), vec ({n})")
-    return apply(MV, name, (x, y), matvec_np(x._data, y._data), x._dtype)
+    return apply(MV, name, (x, y), blas.mv(x._data, y._data), x._dtype)
 
 
 def _unsafe_view(inner: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -268,7 +270,7 @@ def mm(x: Tensor, y: Tensor) -> Tensor:
         xd.shape,
         strides(xd) if x._requires_grad else (),
     )
-    return apply(MM, "mm", (x, y), np.matmul(xd, yd), x._dtype, attrs)
+    return apply(MM, "mm", (x, y), blas.mm(xd, yd), x._dtype, attrs)
 
 
 def addmm(inp: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
@@ -281,10 +283,7 @@ def addmm(inp: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any 
         )
     _same_dtype(mat1, mat2, "mat1 and mat2 must have the same dtype, but got {} and {}")
     _same_dtype(inp, mat2, "self and mat2 must have the same dtype, but got {} and {}")
-    prod = np.matmul(xd, yd)
-    if alpha != 1:
-        prod = prod * alpha
-    data = prod + (inp._data if beta == 1 else inp._data * beta)
+    data = blas.addmm(inp._data, xd, yd, beta, alpha)
     attrs = (
         alpha,
         beta,
@@ -293,9 +292,7 @@ def addmm(inp: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any 
         yd.shape,
         strides(yd) if mat2._requires_grad else (),
     )
-    return apply(
-        ADDMM, "addmm", (inp, mat1, mat2), data.astype(xd.dtype, copy=False), mat1._dtype, attrs
-    )
+    return apply(ADDMM, "addmm", (inp, mat1, mat2), data, mat1._dtype, attrs)
 
 
 def rmatmul(x: Tensor, y: Any) -> Tensor:
@@ -320,4 +317,4 @@ def bmm(x: Tensor, y: Tensor) -> Tensor:
             f"expected scalar type {x._dtype.legacy.replace('Tensor', '')} but found "
             f"{y._dtype.legacy.replace('Tensor', '')}"
         )
-    return apply(BMM, "bmm", (x, y), np.matmul(xd, yd), x._dtype)
+    return apply(BMM, "bmm", (x, y), blas.bmm(xd, yd), x._dtype)

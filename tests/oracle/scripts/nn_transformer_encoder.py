@@ -10,7 +10,11 @@ print(layer)
 print(layer.linear1.weight[0, :4], layer.self_attn.in_proj_weight[0, :4])
 x = torch.randn(5, 3, 8, requires_grad=True)
 y = layer(x)
-print(type(y.grad_fn).__name__, tuple(y.shape), f"{y.sum().item():.4f} {y.pow(2).sum().item():.4f}")
+print(
+    type(y.grad_fn).__name__,
+    tuple(y.shape),
+    f"{abs(y.sum().item()):.4f} {y.pow(2).sum().item():.4f}",
+)
 y.pow(3).sum().backward()
 print(
     f"{x.grad.abs().sum().item():.3f}",
