@@ -85,14 +85,14 @@ def sum_to(g: Any, shape: tuple[int, ...]) -> Any:
         axes, how = _sum_plan(have, shape)
     except TypeError:  # unhashable shape (a list)
         axes, how = _sum_plan.__wrapped__(have, shape)
-    if how is _LEAD:  # only leading dims to drop: the reduction's own result is the shape
-        return _add_reduce(g, axis=axes)
     if how is _ONE:  # NOTE: to one value, as torch's sum_to adds it
         return np.asarray(summation.sum_all(g), dtype=g.dtype).reshape(shape)
-    if axes == tuple(range(len(axes))):  # over leading dims (a bias's gradient): torch's order
-        summed = summation.leading(g, len(axes))
+    if axes and axes[-1] == len(axes) - 1:  # leading dims only (a bias's gradient)
+        summed = summation.leading(g, len(axes))  # torch's order where it is known
         if summed is not None:
             return summed.reshape(shape)
+        if how is _LEAD:  # the reduction's own result is the shape
+            return _add_reduce(g, axis=axes)
     g = _add_reduce(g, axis=axes, keepdims=True) if axes else g
     return g.reshape(shape)
 

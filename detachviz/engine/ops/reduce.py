@@ -557,7 +557,13 @@ def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None)
         return apply(SUM0, "sum", (x,), summation.sum_all(xd), None, (xd.shape,))
     dims = norm_dims(dim, xd.ndim)
     axes = tuple(d % xd.ndim for d in dims) if xd.ndim else None
-    data = xd.sum(axis=axes, keepdims=keepdim)
+    data = None
+    if axes and sorted(axes) == list(range(len(axes))):  # leading dims: torch's order if known
+        data = summation.leading(xd, len(axes))
+        if data is not None and keepdim:
+            data = data.reshape((1,) * len(axes) + data.shape)
+    if data is None:
+        data = xd.sum(axis=axes, keepdims=keepdim)
     if data.size == 1 and xd.size > 1:  # every element into one: the whole-tensor order
         data = np.asarray(summation.sum_all(xd), dtype=data.dtype).reshape(data.shape)
     return apply(SUM1, "sum", (x,), data, None, (dims, keepdim, xd.shape))
