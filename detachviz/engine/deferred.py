@@ -46,6 +46,7 @@ DEFERRED = frozenset(
         "scatter",
         "sort",
         "stats",
+        "special",  # mathops: the special functions
     }
 )
 PACKAGE = "detachviz.engine.ops"
