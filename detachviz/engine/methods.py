@@ -514,6 +514,10 @@ TENSOR_METHODS.update(
         "heaviside": compare.heaviside,
         "gcd": compare.gcd,
         "lcm": compare.lcm,
+        "frexp": pointwise.frexp,
+        "byte": _cast(dtypes.uint8),
+        "char": _cast(dtypes.int8),
+        "short": _cast(dtypes.int16),
     }
 )
 

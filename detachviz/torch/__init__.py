@@ -336,6 +336,7 @@ isreal = _cmp.isreal
 heaviside = _cmp.heaviside
 gcd = _cmp.gcd
 lcm = _cmp.lcm
+frexp = _pw.frexp
 
 
 # the rest of the namespace

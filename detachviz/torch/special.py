@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from detachviz.engine import deferred as _deferred
 from detachviz.engine import namespace as _ns
+from detachviz.engine import signatures as _sig
 from detachviz.engine.ops import arith as _arith
 from detachviz.engine.ops import reduce as _red
 from detachviz.engine.ops import unary as _unary
@@ -36,4 +37,5 @@ logsumexp = _red.logsumexp
 
 __getattr__ = _ns.module_getattr(globals(), "torch.special", {}, methods=False)
 __dir__ = _ns.module_dir(globals(), {})
-_deferred.site(globals())
+_sig.bind_namespace(globals())  # torch's call forms: keywords for positionals, out=
+_deferred.site(globals(), lambda: _sig.bind_namespace(globals()))

@@ -58,6 +58,8 @@ CASES = {
     "logaddexp": (lambda T, a, b: T.logaddexp(a, b * 3), (A, B), "LogaddexpBackward0"),
     "logaddexp2": (lambda T, a, b: a.logaddexp2(b), (A, B), "Logaddexp2Backward0"),
     "xlogy": (lambda T, a, b: T.xlogy(a, b.abs()), (A, B), "XlogyBackward0"),
+    # torch's self gradient where self == 0: log(other), masked to 0 only where other <= 0
+    "xlogy_zero_self": (lambda T, a, b: T.xlogy(a * (a > 0), b), (A, B), "XlogyBackward0"),
     "xlogy_scalar_other": (lambda T, a: T.xlogy(a, 2.5), (A,), "XlogyBackward2"),
     "xlogy_scalar_self": (lambda T, b: T.xlogy(1.5, b.abs()), (B,), "XlogyBackward1"),
     "special_xlogy": (lambda T, a, b: T.special.xlogy(a, b.abs()), (A, B), "XlogyBackward0"),
@@ -458,3 +460,71 @@ def test_i0_and_i1_match_torch_on_a_grid(rt) -> None:
         ours = f(dvtorch, dvtorch.tensor(grid)).numpy()
         theirs = f(rt, rt.tensor(grid)).numpy()
         np.testing.assert_allclose(ours, theirs, rtol=1e-12, err_msg=name)
+
+
+def test_frexp_is_torchs(rt) -> None:
+    res = []
+    for T in (dvtorch, rt):
+        x = T.tensor([0.3, -5.0, 0.0, 8.0, 1e-3], requires_grad=True)
+        m, e = T.frexp(x)
+        (m * T.tensor([1.0, 2, 3, 4, 5])).sum().backward()
+        r = x.frexp()
+        res.append(
+            (
+                m.detach().numpy(),
+                e.numpy(),
+                str(e.dtype),
+                type(m.grad_fn).__name__,
+                x.grad.numpy(),
+                type(r).__name__,
+                r.exponent.numpy(),
+                repr(r.exponent),
+            )
+        )
+        with pytest.raises(RuntimeError, match="only supports floating-point dtypes"):
+            T.frexp(T.tensor([1, 2]))
+    for a, b in zip(*res):
+        if isinstance(a, np.ndarray):
+            np.testing.assert_array_equal(a, b)
+        else:
+            assert a == b
+
+
+def test_integer_casts_byte_char_short_are_torchs(rt) -> None:
+    data = [1.5, 300.0, -3.7, 0.0]
+    for name in ("byte", "char", "short"):
+        ours = getattr(dvtorch.tensor(data), name)()
+        theirs = getattr(rt.tensor(data), name)()
+        assert str(ours.dtype) == str(theirs.dtype)
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+    assert not hasattr(dvtorch.Tensor, "bfloat16")  # no bfloat16 dtype in detachviz
+
+
+def test_keyword_forms_and_out_are_torchs(rt) -> None:
+    res = []
+    for T in (dvtorch, rt):
+        x = T.tensor([0.3, -5.0, 0.5])
+        y = T.tensor([1.3, 2.0, -0.5])
+        o = T.empty(3)
+        T.hypot(x, y, out=o)
+        m, e = T.empty(3), T.empty(3, dtype=T.int32)
+        T.frexp(x, out=(m, e))
+        got = [
+            T.atan2(input=x, other=y),
+            x.atan2(other=y),
+            T.polygamma(n=1, input=x.abs()),
+            T.logit(x.abs(), eps=0.1),
+            T.special.logit(x.abs(), eps=0.1),
+            T.special.erf(input=x),
+            T.clamp_min(x, min=0.0),
+            x.clamp_max(max=0.0),
+            T.nan_to_num(x.log(), nan=1.0, neginf=-1.0),
+            o,
+            m,
+            e,
+        ]
+        res.append([g.numpy() for g in got])
+        with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+            T.erf(x.requires_grad_(), out=T.empty(3))
+    for a, b in zip(*res):
+        np.testing.assert_allclose(a, b, rtol=1e-6)

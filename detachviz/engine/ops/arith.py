@@ -327,9 +327,19 @@ def _quiet(fn: Any) -> Any:
     return run
 
 
+def _masked_zero(k: Any, mask: Any, g: Any) -> Any:
+    """g with 0 where `mask`: torch's `masked_fill(mask, 0)` (MaskedFillBackward0)."""
+    if k is _NP:
+        return np.where(mask, np.zeros((), g.dtype), g)
+    return g.masked_fill(k.const(mask), 0)
+
+
 def _atan2_grads(k: Any, g: Any, s: Any, a: Any, which: int) -> Any:
+    # atan2_backward: recip = (self^2 + other^2).reciprocal(), 0 where that is inf
     x, y = s[0], s[1]
-    recip = 1 / (x * x + y * y) if k is _NP else (x * x + y * y).reciprocal()
+    with np.errstate(all="ignore"):
+        recip = 1 / (x * x + y * y) if k is _NP else (x * x + y * y).reciprocal()
+    recip = _masked_zero(k, np.isinf(k.data(recip)), recip)
     return g * y * recip if which == 0 else g * -x * recip
 
 
@@ -390,9 +400,9 @@ LOGADDEXP2 = node_class(
 
 
 def _copysign_self(k: Any, g: Any, x: Any, y: Any) -> Any:
-    # copysign_tensor_self_backward: grad * (result / self), 0 where self == 0
+    # copysign_tensor_self_backward: grad * (result / self).masked_fill_(self == 0, 0)
     with np.errstate(all="ignore"):
-        return g * k.zero_where(k.data(x) == 0, y / x)
+        return g * _masked_zero(k, k.data(x) == 0, y / x)
 
 
 COPYSIGN = node_class(
@@ -419,10 +429,12 @@ def _xlogy_np(x: Any, y: Any) -> Any:
 
 
 def _xlogy_self(k: Any, g: Any, x: Any, y: Any) -> Any:
-    # grad * at::xlogy((self != 0), other)
+    # at::xlogy(grad, other).masked_fill((self == 0.) & (other <= 0.), 0.)
+    yd = y if isinstance(y, PY_SCALARS) else k.data(y)
+    mask = (k.data(x) == 0) & (np.asarray(yd) <= 0)
     if k is _NP:
-        return g * _xlogy_np((x != 0).astype(g.dtype), y)
-    return g * xlogy(k.const(k.data(x) != 0), y)
+        return _masked_zero(k, mask, _xlogy_np(g, np.asarray(yd, g.dtype)))
+    return _masked_zero(k, mask, xlogy(g, y))
 
 
 XLOGY = node_class(
@@ -430,7 +442,7 @@ XLOGY = node_class(
     (lambda k, g, s, a: _xlogy_self(k, g, s[0], s[1]), lambda k, g, s, a: g * s[0] / s[1]),
     saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
     jvp=(
-        lambda t, p, o, a: t * _xlogy_np((p[0] != 0).astype(o.dtype), p[1]),
+        lambda t, p, o, a: _xlogy_self(_NP, t, p[0], p[1]),
         lambda t, p, o, a: t * p[0] / p[1],
     ),
 )
@@ -446,7 +458,7 @@ XLOGY_OTHER = node_class(
     (lambda k, g, s, a: _xlogy_self(k, g, s[0], a.other),),
     saved=(Saved("self", 0, (0,)),),
     attrs=("other",),
-    jvp=(lambda t, p, o, a: t * _xlogy_np((p[0] != 0).astype(o.dtype), a.other),),
+    jvp=(lambda t, p, o, a: _xlogy_self(_NP, t, p[0], a.other),),
 )
 _LN2_ = math.log(2.0)
 LDEXP = node_class(
@@ -465,8 +477,8 @@ def _fmax_mask(k: Any, x: Any, y: Any, lesser: bool) -> Any:
 FMAX = node_class(
     "FmaxBackward0",
     (
-        lambda k, g, s, a: k.where0(_fmax_mask(k, s[0], s[1], False), g),
-        lambda k, g, s, a: k.zero_where(_fmax_mask(k, s[0], s[1], False), g),
+        lambda k, g, s, a: _masked_zero(k, ~_fmax_mask(k, s[0], s[1], False), g),
+        lambda k, g, s, a: _masked_zero(k, _fmax_mask(k, s[0], s[1], False), g),
     ),
     saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
     jvp=(
@@ -477,8 +489,8 @@ FMAX = node_class(
 FMIN = node_class(
     "FminBackward0",
     (
-        lambda k, g, s, a: k.where0(_fmax_mask(k, s[0], s[1], True), g),
-        lambda k, g, s, a: k.zero_where(_fmax_mask(k, s[0], s[1], True), g),
+        lambda k, g, s, a: _masked_zero(k, ~_fmax_mask(k, s[0], s[1], True), g),
+        lambda k, g, s, a: _masked_zero(k, _fmax_mask(k, s[0], s[1], True), g),
     ),
     saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
     jvp=(
@@ -647,7 +659,7 @@ def remainder(x: Any, other: Any) -> Tensor:
         raise RuntimeError("ZeroDivisionError")
     if isinstance(other, Tensor):
         return binary(REMAINDER_T, _quiet(_torch_mod), "remainder", x, other)
-    return binary(REMAINDER, _quiet(_torch_mod), "remainder", x, other)
+    return scalar_op(REMAINDER, _quiet(_torch_mod), "remainder", x, as_scalar(other), ())
 
 
 def fmod(x: Tensor, other: Any) -> Tensor:
@@ -656,7 +668,7 @@ def fmod(x: Tensor, other: Any) -> Tensor:
         raise RuntimeError("ZeroDivisionError")
     if isinstance(other, Tensor):
         return binary(FMOD_T, _quiet(np.fmod), "fmod", x, other)
-    return binary(FMOD, _quiet(np.fmod), "fmod", x, other)
+    return scalar_op(FMOD, _quiet(np.fmod), "fmod", x, as_scalar(other), ())
 
 
 def _integral_zero(x: Tensor, other: Any) -> bool:
@@ -728,3 +740,14 @@ def float_power_(x: Tensor, exponent: Any) -> Tensor:
         )
     e = exponent.double() if isinstance(exponent, Tensor) else float(exponent)
     return x.pow_(e)  # type: ignore[no-any-return]
+
+
+# NOTE: ATen's formulas subtract a number through sub.Scalar: SubBackward1, one edge
+# (acosh's `self * self - 1`)
+SUB_SCALAR = node_class("SubBackward1", (lambda k, g, s, a: g,), jvp=(_identity,))
+
+
+def sub_scalar(x: Tensor, other: float) -> Tensor:
+    """at::sub(x, other) with a number `other` (SubBackward1)."""
+    data = np.asarray(x._data - x._data.dtype.type(other), dtype=x._data.dtype)
+    return apply(SUB_SCALAR, "sub", (x,), data, x._dtype)

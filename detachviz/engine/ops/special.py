@@ -21,7 +21,7 @@ from detachviz.engine import state
 from detachviz.engine.function import apply, inplace, unary
 from detachviz.engine.node import Node, Saved, node_class
 from detachviz.engine.ops.activation import ERF, erf_np
-from detachviz.engine.rules import NP, backward_op
+from detachviz.engine.rules import NP
 from detachviz.engine.tensor import Tensor
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -73,7 +73,7 @@ erfc_np = _float64(lambda a: np.asarray(_erfc_py(a), dtype=_F64))
 
 ERFC = node_class(
     "ErfcBackward0",
-    (lambda k, g, s, a: k.mul_scalar(g, -_TWO_OVER_SQRT_PI) * k.exp(-(s[0] * s[0])),),
+    (lambda k, g, s, a: k.mul_scalar(k.exp(-k.square(s[0])), -_TWO_OVER_SQRT_PI) * g,),
     saved=(Saved("self", 0, (0,)),),
     jvp=(lambda t, p, o, a: t * -_TWO_OVER_SQRT_PI * np.exp(-(p[0] * p[0])),),
 )
@@ -329,12 +329,14 @@ def _mvlgamma_np(p: int) -> Any:
 
 
 def _mvlgamma_back(k: Any, g: Any, s: Any, a: Any) -> Any:
-    # mvlgamma_backward: grad * sum_i digamma(self - i / 2)
+    # mvlgamma_backward: grad * digamma(arange(-p/2 + 1/2, 1/2, 1/2) + self.unsqueeze(-1))
+    # summed over the new last dim
     x = s[0]
+    offsets = np.arange(-a.p * 0.5 + 0.5, 0.5, 0.5)
     if _is_np(k):
-        total = sum(digamma_np(x - np.asarray(i / 2, x.dtype)) for i in range(a.p))
-        return g * total
-    args = x.unsqueeze(-1) + (-x.new_tensor(np.arange(a.p, dtype=np.float64)) / 2)
+        args = offsets.astype(x.dtype) + x[..., None]
+        return g * digamma_np(args).sum(-1)
+    args = x.new_tensor(offsets) + x.unsqueeze(-1)
     return g * digamma(args).sum(-1)
 
 
@@ -445,11 +447,11 @@ def _sinc_back(k: Any, g: Any, s: Any, a: Any) -> Any:
         with np.errstate(all="ignore"):
             xpi = x * np.asarray(math.pi, x.dtype)
             sq = x * x * np.asarray(math.pi, x.dtype)
-            out = g * ((xpi * np.cos(xpi)) - np.sin(xpi)) / sq
+            out = g * (((xpi * np.cos(xpi)) - np.sin(xpi)) / sq)
             return np.where(sq == 0, np.zeros((), out.dtype), out)
     xpi = k.mul_scalar(x, math.pi)
     sq = k.mul_scalar(x * x, math.pi)
-    out = g * ((xpi * xpi.cos()) - xpi.sin()) / sq
+    out = g * (((xpi * xpi.cos()) - xpi.sin()) / sq)
     return k.zero_where(k.data(sq) == 0, out)
 
 
@@ -479,46 +481,26 @@ def _logit_np(eps: Any) -> Any:
     return fn
 
 
-@np.errstate(all="ignore")
 def _logit_back(k: Any, g: Any, x: Any, a: Any) -> Any:
-    """torch's logit_backward: g / (x (1 - x)); outside [0, 1] nan (no eps) or, with eps,
-    0 outside [eps, 1 - eps]."""
-    one = np.ones((), x.dtype)
-    d = g / (x * (one - x))
-    if a.eps is None:
-        return np.where((x < 0) | (x > 1), np.asarray(np.nan, d.dtype), d)
-    return np.where((x < a.eps) | (x > 1 - a.eps), np.zeros((), d.dtype), d)
-
-
-@np.errstate(all="ignore")
-def _logit_second(k: Any, gg: Any, go: Any, x: Any, a: Any) -> Any:
-    # d/dx of g / (x (1 - x)) = -g (1 - 2x) / (x (1 - x))^2, masked as the backward
+    """torch's logit_backward: grad / (x (1 - x)); outside [0, 1] nan (no eps) or, with eps,
+    0 outside [eps, 1 - eps] (at::where: its ops are the create_graph graph)."""
+    xd = k.data(x)
     if _is_np(k):
-        return _logit_second_np(gg, go, x, a)
-    data = _logit_second_np(gg._data, go._data, x._data, a)
-    return k.const(data)
+        with np.errstate(all="ignore"):
+            d = g / (x * (np.ones((), x.dtype) - x))
+    else:
+        d = g / (x * k.rsub_scalar(1, x))
+    if a.eps is None:
+        out_of_range = (xd < 0) | (xd > 1)
+        if _is_np(k):
+            return np.where(out_of_range, np.asarray(np.nan, d.dtype), d)
+        return k.where(k.const(~out_of_range), d, float("nan"))
+    return k.zero_where((xd < a.eps) | (xd > 1 - a.eps), d)
 
 
-def _logit_second_np(gg: Any, go: Any, x: Any, a: Any) -> Any:
-    with np.errstate(all="ignore"):
-        one = np.ones((), x.dtype)
-        q = x * (one - x)
-        d = gg * go * -(one - 2 * x) / (q * q)
-        lo, hi = (0, 1) if a.eps is None else (a.eps, 1 - a.eps)
-        fill = np.nan if a.eps is None else 0
-        return np.where((x < lo) | (x > hi), np.asarray(fill, d.dtype), d)
-
-
-LOGIT_BACK = backward_op(
-    "LogitBackwardBackward0",
-    _logit_back,
-    _logit_second,
-    attrs=("eps",),
-    saved=("grad_output", "self"),
-)
 LOGIT = node_class(
     "LogitBackward0",
-    (lambda k, g, s, a: LOGIT_BACK(k, g, s[0], a),),
+    (lambda k, g, s, a: _logit_back(k, g, s[0], a),),
     saved=(Saved("self", 0, (0,)),),
     attrs=("eps",),
     jvp=(lambda t, p, o, a: _logit_back(NP, t, p[0], a),),

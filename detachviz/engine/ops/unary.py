@@ -389,6 +389,12 @@ def _rsqrt(k: Any, x: Any) -> Any:
     return rsqrt_np(x) if k is NP else x.rsqrt()
 
 
+def _minus_one(k: Any, x: Any) -> Any:
+    from detachviz.engine.ops.arith import sub_scalar
+
+    return x - 1 if k is NP else sub_scalar(x, 1)
+
+
 ASINH, asinh = _elementary(
     "asinh",
     "AsinhBackward0",
@@ -402,7 +408,7 @@ ACOSH, acosh = _elementary(
     "AcoshBackward0",
     np.arccosh,
     False,
-    lambda k, g, s, a: g * _rsqrt(k, k.add_scalar(k.square(s[0]), -1)),
+    lambda k, g, s, a: g * _rsqrt(k, _minus_one(k, s[0] * s[0])),
     lambda t, p, o, a: t * rsqrt_np(p[0] * p[0] - 1),
 )
 ATANH, atanh = _elementary(
@@ -510,7 +516,8 @@ def positive(x: Tensor) -> Tensor:
 
 NAN_TO_NUM = node_class(
     "NanToNumBackward0",
-    (lambda k, g, s, a: k.where0(np.isfinite(k.data(s[0])), g),),
+    # grad * at::isfinite(self): a product with the mask (MulBackward0)
+    (lambda k, g, s, a: g * (np.isfinite(s[0]) if k is NP else s[0].isfinite()),),
     saved=(Saved("self", 0, (0,)),),
     jvp=(lambda t, p, o, a: np.where(np.isfinite(p[0]), t, 0),),
 )
