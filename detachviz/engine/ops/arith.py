@@ -501,6 +501,7 @@ FMIN = node_class(
 NEXTAFTER = node_class(
     "NextafterBackward0",
     (lambda k, g, s, a: g, lambda k, g, s, a: k.zeros_like(g)),
+    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),  # torch's, unused
     jvp=(_identity, lambda t, p, o, a: np.zeros_like(o)),
 )
 
