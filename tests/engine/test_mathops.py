@@ -528,3 +528,39 @@ def test_keyword_forms_and_out_are_torchs(rt) -> None:
             T.erf(x.requires_grad_(), out=T.empty(3))
     for a, b in zip(*res):
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+# the in-place forms of the non-differentiable ops: name -> f(T, tensor) (written in place)
+WRITTEN = {
+    "greater_": lambda T, x: x.greater_(T.tensor([0.0, 1.0, -3.0])),
+    "greater_equal_": lambda T, x: x.greater_equal_(0.5),
+    "less_": lambda T, x: x.less_(1.0),
+    "less_equal_": lambda T, x: x.less_equal_(T.tensor([2.0])),
+    "not_equal_": lambda T, x: x.not_equal_(2.0),
+    "floor_divide_": lambda T, x: x.floor_divide_(0.75),
+    "bitwise_and_": lambda T, x: x.long().bitwise_and_(6),
+    "bitwise_or_": lambda T, x: x.long().bitwise_or_(T.tensor([1, 2, 4])),
+    "bitwise_xor_": lambda T, x: x.long().bitwise_xor_(T.tensor([3])),
+    "bitwise_not_": lambda T, x: x.long().bitwise_not_(),
+    "gcd_": lambda T, x: x.long().gcd_(T.tensor([4, 6, 9])),
+    "lcm_": lambda T, x: x.long().lcm_(T.tensor([4, 6, 9])),
+    "heaviside_": lambda T, x: x.heaviside_(T.tensor([0.5])),
+    "bool_and_": lambda T, x: (x > 0).bitwise_and_(x < 2),
+    "bitwise_and_float": lambda T, x: x.bitwise_and_(1),
+    "gcd_float": lambda T, x: x.gcd_(T.tensor([1.0])),
+    "bitwise_not_float": lambda T, x: x.bitwise_not_(),
+    "heaviside_dtypes": lambda T, x: x.heaviside_(T.tensor([1])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRITTEN))
+def test_inplace_forms_of_non_differentiable_ops_are_torchs(name: str, rt) -> None:
+    res = []
+    for T in (dvtorch, rt):
+        x = T.tensor([2.0, 0.0, -3.0])
+        try:
+            out = WRITTEN[name](T, x)
+            res.append((str(out.dtype), out.numpy().tolist(), out._version))
+        except Exception as e:  # noqa: BLE001 - the refusals are compared too
+            res.append((type(e).__name__, str(e)))
+    assert res[0] == res[1]

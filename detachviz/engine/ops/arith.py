@@ -422,9 +422,17 @@ COPYSIGN_SCALAR = node_class(
 )
 
 
+def _log_rounded(y: Any) -> Any:
+    """log(y); float32 as glibc's logf (torch's scalar kernel): in float64, rounded once."""
+    y = np.asarray(y)
+    if y.dtype == np.float32:
+        return np.log(y.astype(np.float64)).astype(np.float32)
+    return np.log(y)
+
+
 def _xlogy_np(x: Any, y: Any) -> Any:
     with np.errstate(all="ignore"):
-        out = np.where(x == 0, np.zeros((), np.result_type(x, y)), x * np.log(y))
+        out = np.where(x == 0, np.zeros((), np.result_type(x, y)), x * _log_rounded(y))
         return np.where(np.isnan(y), y, out)
 
 
@@ -558,6 +566,10 @@ def _float_pair(cls: Any, fn: Any, name: str, x: Tensor, y: Any) -> Tensor:
 
 
 def _atan2_np(a: Any, b: Any) -> Any:
+    # NOTE: float32 evaluated in float64 and rounded: closer to torch's float32 kernel
+    # (3% of elements a last bit apart) than numpy's float32 loop (17%)
+    if a.dtype == np.float32:
+        return np.arctan2(a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
     return np.arctan2(a, b)
 
 
@@ -571,8 +583,10 @@ def hypot(x: Tensor, other: Tensor) -> Tensor:
 
 def _logaddexp_np(a: Any, b: Any) -> Any:
     # torch's kernel: inf when both are the same infinity, else max + log1p(exp(-|a - b|))
+    from detachviz.engine import transcendental  # torch's exp, bit for bit
+
     m = np.maximum(a, b)
-    out = m + np.log1p(np.exp(-np.abs(a - b)))
+    out = m + np.log1p(transcendental.exp(-np.abs(a - b)))
     return np.where(np.isinf(a) & (a == b), a, out)
 
 

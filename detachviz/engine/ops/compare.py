@@ -236,3 +236,65 @@ lcm = _integer_pair(_lcm_np, "lcm")
 
 def floor_divide(x: Tensor, other: Any) -> Tensor:
     return floordiv(x, other)
+
+
+def _written(fn: Any, name: str, check: Any = None) -> Any:
+    """The in-place form `name` of a non-differentiable binary op: `fn(x, other)` written
+    into x in x's dtype (`gt_` writes 1/0); `check(x, other)` refuses what torch refuses."""
+
+    def op_(x: Tensor, other: Any) -> Tensor:
+        from detachviz.engine.function import inplace
+
+        if check is not None:
+            check(x, other)
+        od = other._data if isinstance(other, Tensor) else other
+        ins = (other,) if isinstance(other, Tensor) else ()
+        return inplace(x, name, None, lambda a: np.asarray(fn(a, od)).astype(a.dtype), ins)
+
+    op_.__name__ = name
+    return op_
+
+
+def _no_float(name: str) -> Any:
+    def check(x: Tensor, other: Any) -> None:
+        floats = [x._dtype.is_floating_point]
+        if isinstance(other, Tensor):
+            floats.append(other._dtype.is_floating_point)
+        else:
+            floats.append(isinstance(other, float))
+        if any(floats):
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Float'")
+
+    return check
+
+
+def _heaviside_check(x: Tensor, other: Any) -> None:
+    _tensor_arg("heaviside_", "values", 1, other)
+    if x._dtype is not other._dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+def _heaviside_np(a: Any, v: Any) -> Any:
+    return np.where(a == 0, v, (a > np.zeros((), a.dtype)).astype(a.dtype))
+
+
+greater_ = _written(np.greater, "greater_")
+greater_equal_ = _written(np.greater_equal, "greater_equal_")
+less_ = _written(np.less, "less_")
+less_equal_ = _written(np.less_equal, "less_equal_")
+not_equal_ = _written(np.not_equal, "not_equal_")
+floor_divide_ = _written(np.floor_divide, "floor_divide_")
+bitwise_and_ = _written(np.bitwise_and, "bitwise_and_", _no_float("bitwise_and"))
+bitwise_or_ = _written(np.bitwise_or, "bitwise_or_", _no_float("bitwise_or"))
+bitwise_xor_ = _written(np.bitwise_xor, "bitwise_xor_", _no_float("bitwise_xor"))
+gcd_ = _written(np.gcd, "gcd_", _no_float("gcd"))
+lcm_ = _written(_lcm_np, "lcm_", _no_float("lcm"))
+heaviside_ = _written(_heaviside_np, "heaviside_", _heaviside_check)
+
+
+def bitwise_not_(x: Tensor) -> Tensor:
+    from detachviz.engine.function import inplace
+
+    if x._dtype.is_floating_point:
+        raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{_kind(x)}'")
+    return inplace(x, "bitwise_not_", None, np.invert)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import state
+from detachviz.engine import state, transcendental
 from detachviz.engine.function import apply, inplace, unary
 from detachviz.engine.node import Node, Saved, node_class
 from detachviz.engine.ops.activation import ERF, erf_np
@@ -205,21 +205,26 @@ def _zeta64(s: float, q: np.ndarray) -> np.ndarray:
     return total  # type: ignore[no-any-return]
 
 
-def _trigamma64(x: np.ndarray) -> np.ndarray:
-    """psi'(x) by torch's method (so its float64 digits, good to ~1e-9 relative, not the
-    zeta series' 1e-16): the reflection -pi^2 / sin^2(pi x) below 1/2, six steps of the
-    recurrence, then a short asymptotic series."""
-    x = np.asarray(x, dtype=_F64)
-    low = x < 0.5
-    s = np.sin(np.pi * x)
-    result = np.where(low, -(np.pi * np.pi) / (s * s), 0.0)
-    v = np.where(low, 1 - x, x)
-    for _ in range(6):
-        result = result + 1 / (v * v)
-        v = v + 1
-    ixx = 1 / (v * v)
-    result = result + (1 + 1 / (2 * v) + ixx * (1 / 6 - ixx * (1 / 30 - ixx * (1 / 42)))) / v
-    return np.where(low, -result, result)  # type: ignore[no-any-return]
+def _trigamma(a: np.ndarray) -> np.ndarray:
+    """psi'(x) by torch's method, in the input's precision (float32 arithmetic for float32,
+    as torch's kernel; so its digits, not the zeta series' exact value): the reflection
+    -pi^2 / sin^2(pi x) below 1/2, six steps of the recurrence, then a short asymptotic
+    series."""
+    f = np.float32 if a.dtype == np.float32 else np.float64
+    with np.errstate(all="ignore"):
+        x = np.asarray(a, dtype=f)
+        low = x < f(0.5)
+        pi = f(math.pi)
+        s = np.sin((pi * x).astype(np.float64)).astype(f)  # sin as glibc's sinf for float32
+        result = np.where(low, -(pi * pi) / (s * s), f(0))
+        v = np.where(low, f(1) - x, x)
+        for _ in range(6):
+            result = result + f(1) / (v * v)
+            v = v + f(1)
+        ixx = f(1) / (v * v)
+        tail = ixx * (f(1) / f(6) - ixx * (f(1) / f(30) - ixx * (f(1) / f(42))))
+        result = result + (f(1) + f(1) / (f(2) * v) + tail) / v
+        return np.where(low, -result, result).astype(a.dtype)  # type: ignore[no-any-return]
 
 
 def polygamma_np(n: int, a: Any) -> Any:
@@ -227,7 +232,7 @@ def polygamma_np(n: int, a: Any) -> Any:
     if n == 0:
         return _float64(_digamma64)(a)
     if n == 1:
-        return _float64(_trigamma64)(a)
+        return _trigamma(np.asarray(a))
 
     def fn(x: np.ndarray) -> np.ndarray:
         out = (-1) ** (n + 1) * math.factorial(n) * _zeta64(n + 1, x)
@@ -433,7 +438,13 @@ def _sinc_fn(a: np.ndarray) -> np.ndarray:
     # torch's kernel: 1 at 0, else sin(pi x) / (pi x), in the input's precision
     with np.errstate(all="ignore"):
         prod = a * np.asarray(math.pi, a.dtype)
-        return np.where(a == 0, np.ones((), a.dtype), np.sin(prod) / prod)  # type: ignore[no-any-return]
+        # sin as glibc's (torch's scalar kernel): float32 evaluated in float64, rounded once
+        sin = (
+            np.sin(prod.astype(np.float64)).astype(a.dtype)
+            if a.dtype == np.float32
+            else np.sin(prod)
+        )
+        return np.where(a == 0, np.ones((), a.dtype), sin / prod)  # type: ignore[no-any-return]
 
 
 def sinc_np(a: Any) -> Any:
@@ -476,7 +487,8 @@ def _logit_np(eps: Any) -> Any:
     def fn(a: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
             x = a if eps is None else np.clip(a, eps, 1 - eps).astype(a.dtype, copy=False)
-            return np.log(x / (np.ones((), a.dtype) - x))  # type: ignore[no-any-return]
+            # torch's log kernel (engine/transcendental): the same bits as torch's logit
+            return transcendental.log(x / (np.ones((), a.dtype) - x))  # type: ignore[no-any-return]
 
     return fn
 
