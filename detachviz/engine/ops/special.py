@@ -210,7 +210,7 @@ def _trigamma(a: np.ndarray) -> np.ndarray:
     as torch's kernel; so its digits, not the zeta series' exact value): the reflection
     -pi^2 / sin^2(pi x) below 1/2, six steps of the recurrence, then a short asymptotic
     series."""
-    f = np.float32 if a.dtype == np.float32 else np.float64
+    f: Any = np.float32 if a.dtype == np.float32 else np.float64
     with np.errstate(all="ignore"):
         x = np.asarray(a, dtype=f)
         low = x < f(0.5)
