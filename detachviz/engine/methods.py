@@ -158,6 +158,8 @@ OPERATORS: dict[str, Any] = {
     "__invert__": compare.invert,
     "__floordiv__": operator_form(compare.floordiv),
     "__mod__": operator_form(arith.remainder),  # mathops: differentiable, as torch's
+    "__rmod__": operator_form(lambda x, y: arith.remainder(y, x)),
+    "__imod__": operator_form(arith.remainder_),
     "__array_wrap__": _array_wrap,
     "__getitem__": index.getitem,
     "__setitem__": index.setitem,

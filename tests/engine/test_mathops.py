@@ -564,3 +564,22 @@ def test_inplace_forms_of_non_differentiable_ops_are_torchs(name: str, rt) -> No
         except Exception as e:  # noqa: BLE001 - the refusals are compared too
             res.append((type(e).__name__, str(e)))
     assert res[0] == res[1]
+
+
+def test_modulo_operators_reflected_and_in_place_are_torchs(rt) -> None:
+    res = []
+    for T in (dvtorch, rt):
+        t = T.tensor([3.0, -4.0, 5.5])
+        u = T.tensor([5, -7])
+        before = id(u)
+        u %= 3
+        res.append(
+            (
+                (7 % t).numpy().tolist(),
+                (7.5 % T.tensor([2, 3])).numpy().tolist(),
+                u.numpy().tolist(),
+                id(u) == before,
+                u._version,
+            )
+        )
+    assert res[0] == res[1]
