@@ -45,8 +45,8 @@ DEFERRED = frozenset(
         "scan",
         "scatter",
         "sort",
+        "special",
         "stats",
-        "special",  # mathops: the special functions
     }
 )
 PACKAGE = "detachviz.engine.ops"
