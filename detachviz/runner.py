@@ -76,6 +76,7 @@ COMPAT_MODULES = {
     "torch.utils": "detachviz.utils",
     "torch.utils.data": "detachviz.utils.data",
     "torch.random": "detachviz.torch.random",
+    "torch.special": "detachviz.torch.special",  # mathops
 }
 LAZY_COMPAT_MODULES = {"torchviz": "detachviz.torchviz"}
 

@@ -45,6 +45,7 @@ DEFERRED = frozenset(
         "scan",
         "scatter",
         "sort",
+        "special",
         "stats",
     }
 )

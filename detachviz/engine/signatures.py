@@ -406,3 +406,36 @@ def bind_methods(cls: type) -> None:
         params, _ = _parse(row)
         if len(params) > 1 and not _already_torchs(fn, params[1:], 1):  # `self` is positional
             setattr(cls, name, bind(fn, name, params, False))
+
+
+# mathops: torch's call forms of the elementwise math of ops/special.py and the appended
+# blocks of unary, arith, compare
+FUNCTIONS.update(
+    {
+        **{
+            name: "input; out"
+            for name in "erf erfc erfinv lgamma digamma i0 sinc square asinh arcsinh acosh "
+            "arccosh atanh arctanh deg2rad rad2deg sgn signbit bitwise_not".split()
+        },
+        **{
+            name: "input, other; out"
+            for name in "atan2 arctan2 hypot logaddexp logaddexp2 xlogy copysign ldexp fmax "
+            "fmin nextafter remainder fmod floor_divide logical_and logical_or logical_xor "
+            "bitwise_and bitwise_or bitwise_xor greater greater_equal less less_equal "
+            "not_equal gcd lcm".split()
+        },
+        "logit": "input, eps; out",
+        "polygamma": "n, input; out",
+        "mvlgamma": "input, p; out",
+        "nan_to_num": "input, nan, posinf, neginf; out",
+        "clamp_min": "input, min; out",
+        "clamp_max": "input, max; out",
+        "float_power": "input, exponent; out",
+        "heaviside": "input, values; out",
+        "frexp": "input; out",
+        "positive": "input",
+        "isposinf": "input; out",
+        "isneginf": "input; out",
+        "isreal": "input",
+    }
+)

@@ -275,6 +275,70 @@ triu = _layout.triu
 trunc = _pw.trunc
 
 
+# mathops: elementwise math of torch 2.13 (ops/special.py; appended blocks of unary, arith,
+# compare), with their aliases
+_special = _deferred.family("special")  # noqa: E402
+erf = _special.erf
+erfc = _special.erfc
+erfinv = _special.erfinv
+lgamma = _special.lgamma
+digamma = _special.digamma
+polygamma = _special.polygamma
+mvlgamma = _special.mvlgamma
+i0 = _special.i0
+sinc = _special.sinc
+logit = _special.logit
+square = _unary.square
+asinh = _unary.asinh
+arcsinh = _unary.asinh
+acosh = _unary.acosh
+arccosh = _unary.acosh
+atanh = _unary.atanh
+arctanh = _unary.atanh
+deg2rad = _unary.deg2rad
+rad2deg = _unary.rad2deg
+sgn = _unary.sgn
+positive = _unary.positive
+nan_to_num = _unary.nan_to_num
+clamp_min = _unary.clamp_min
+clamp_max = _unary.clamp_max
+atan2 = _arith.atan2
+arctan2 = _arith.atan2
+hypot = _arith.hypot
+logaddexp = _arith.logaddexp
+logaddexp2 = _arith.logaddexp2
+xlogy = _arith.xlogy
+copysign = _arith.copysign
+float_power = _arith.float_power
+ldexp = _arith.ldexp
+fmax = _arith.fmax
+fmin = _arith.fmin
+nextafter = _arith.nextafter
+remainder = _arith.remainder
+fmod = _arith.fmod
+floor_divide = _cmp.floor_divide
+logical_and = _cmp.logical_and
+logical_or = _cmp.logical_or
+logical_xor = _cmp.logical_xor
+bitwise_and = _cmp.bitwise_and
+bitwise_or = _cmp.bitwise_or
+bitwise_xor = _cmp.bitwise_xor
+bitwise_not = _cmp.bitwise_not
+greater = _cmp.gt
+greater_equal = _cmp.ge
+less = _cmp.lt
+less_equal = _cmp.le
+not_equal = _cmp.ne
+signbit = _cmp.signbit
+isposinf = _cmp.isposinf
+isneginf = _cmp.isneginf
+isreal = _cmp.isreal
+heaviside = _cmp.heaviside
+gcd = _cmp.gcd
+lcm = _cmp.lcm
+frexp = _pw.frexp
+
+
 # the rest of the namespace
 is_anomaly_enabled = _gm.is_anomaly_enabled
 is_anomaly_check_nan_enabled = _gm.is_anomaly_check_nan_enabled
@@ -306,6 +370,7 @@ _SUBMODULES = {
     "random": "detachviz.torch.random",
     "save": "detachviz.serialization:save",
     "serialization": "detachviz.serialization",
+    "special": "detachviz.torch.special",
     "utils": "detachviz.utils",
 }
 # constants

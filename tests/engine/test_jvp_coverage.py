@@ -22,6 +22,10 @@ NO_FORWARD_AD: dict[str, str] = {
     "MkldnnRnnLayerBackward0": "the fused oneDNN LSTM layer (torch: not implemented)",
     "ScaledDotProductFlashAttentionForCpuBackward0": "the fused CPU flash attention kernel",
     "PackPaddedSequenceBackward0": "_pack_padded_sequence (torch: not implemented)",
+    # mathops: torch's in-place inverse hyperbolics have no derivative at all
+    "AsinhBackward1": "asinh_ (torch: not implemented)",
+    "AcoshBackward1": "acosh_ (torch: not implemented)",
+    "AtanhBackward1": "atanh_ (torch: not implemented)",
 }
 
 

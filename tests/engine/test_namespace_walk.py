@@ -26,6 +26,7 @@ NAMESPACES = (
     "torch.linalg",
     "torch.utils.data",
     "torch.func",
+    "torch.special",
 )
 
 

@@ -161,6 +161,14 @@ def _binary(sym: str) -> Callable[[Chooser, list[Shape]], tuple[str, Shape] | No
     return make
 
 
+def _function(expr: str) -> Callable[[Chooser, list[Shape]], tuple[str, Shape] | None]:
+    def make(ch: Chooser, s: list[Shape]) -> tuple[str, Shape] | None:
+        shape = _bshape(s[0], s[1])
+        return None if shape is None else (expr, shape)
+
+    return make
+
+
 def _scalar(sym: str) -> Callable[[Chooser, list[Shape]], tuple[str, Shape]]:
     def make(ch: Chooser, s: list[Shape]) -> tuple[str, Shape]:
         c = ch.pick(["2.0", "0.5", "-1.5", "3"])
@@ -312,6 +320,17 @@ OPS: tuple[OpRow, ...] = (
     OpRow("data_inplace", 1, "inplace", _unary("{a}.data.mul_(2)")),
     OpRow("detach_inplace", 1, "inplace", _unary("{a}.detach().mul_(2)")),
     OpRow("no_grad_inplace", 1, "inplace", _unary("with torch.no_grad():\n    {a}.add_(1)")),
+    # mathops: the elementwise math of ops/special.py and the appended blocks
+    OpRow("erf", 1, "value", _unary("torch.erf({a})")),
+    OpRow("asinh", 1, "value", _unary("{a}.asinh()")),
+    OpRow("square", 1, "value", _unary("torch.square({a})")),
+    OpRow("sinc", 1, "value", _unary("torch.sinc({a})")),
+    OpRow("remainder", 1, "value", _unary("torch.remainder({a}, 0.7)")),
+    OpRow("clamp_min_fn", 1, "value", _unary("torch.clamp_min({a}, 0.25)")),
+    OpRow("atan2", 2, "value", _function("torch.atan2({a}, {b})")),
+    OpRow("hypot", 2, "value", _function("torch.hypot({a}, {b})")),
+    OpRow("logaddexp", 2, "value", _function("torch.logaddexp({a}, {b})")),
+    OpRow("xlogy", 2, "value", _function("torch.xlogy({a}, {b}.abs() + 0.1)")),
 )
 OPS_BY_NAME = {row.name: row for row in OPS}
 

@@ -84,7 +84,8 @@ def _where(k: Any, mask: Any, yes: Any, no: Any) -> Any:
 
 ERF = node_class(
     "ErfBackward0",
-    (lambda k, g, s, a: g * (2 / math.sqrt(math.pi)) * k.exp(-(s[0] * s[0])),),
+    # 2 / sqrt(pi) * exp(-(self.pow(2))) * grad, as derivatives.yaml (its create_graph graph)
+    (lambda k, g, s, a: k.mul_scalar(k.exp(-k.square(s[0])), 2 / math.sqrt(math.pi)) * g,),
     saved=(Saved("self", 0, (0,)),),
     jvp=(lambda t, p, o, a: t * (2 / math.sqrt(math.pi)) * np.exp(-(p[0] * p[0])),),
 )

@@ -295,3 +295,474 @@ def mul_scalar(x: Tensor, other: float) -> Tensor:
 
 
 install_kernels(mul_scalar=mul_scalar, div_scalar=div_scalar, add_scalar=add_scalar)
+
+
+# --------------------------------------------------------------------------------------------
+# mathops: atan2, hypot, logaddexp(2), copysign, xlogy, ldexp, fmax/fmin, nextafter,
+# remainder/fmod (differentiable, as torch's), float_power; derivatives.yaml's formulas.
+# torch takes these with a Tensor `other` only (a number is a TypeError), except where noted.
+
+from detachviz.engine.rules import NP as _NP  # noqa: E402
+
+
+def _tensor_arg(name: str, arg: str, pos: int, v: Any) -> None:
+    if not isinstance(v, Tensor):
+        raise TypeError(
+            f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}"
+        )
+
+
+def _float_only(name: str, *ts: Tensor) -> None:
+    for t in ts:
+        if not t._dtype.is_floating_point:
+            kind = t._dtype.legacy.removesuffix("Tensor")
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{kind}'")
+
+
+def _quiet(fn: Any) -> Any:
+    def run(*args: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return fn(*args)
+
+    return run
+
+
+def _masked_zero(k: Any, mask: Any, g: Any) -> Any:
+    """g with 0 where `mask`: torch's `masked_fill(mask, 0)` (MaskedFillBackward0)."""
+    if k is _NP:
+        return np.where(mask, np.zeros((), g.dtype), g)
+    return g.masked_fill(k.const(mask), 0)
+
+
+def _atan2_grads(k: Any, g: Any, s: Any, a: Any, which: int) -> Any:
+    # atan2_backward: recip = (self^2 + other^2).reciprocal(), 0 where that is inf
+    x, y = s[0], s[1]
+    with np.errstate(all="ignore"):
+        recip = 1 / (x * x + y * y) if k is _NP else (x * x + y * y).reciprocal()
+    recip = _masked_zero(k, np.isinf(k.data(recip)), recip)
+    return g * y * recip if which == 0 else g * -x * recip
+
+
+ATAN2 = node_class(
+    "Atan2Backward0",
+    (
+        lambda k, g, s, a: _atan2_grads(k, g, s, a, 0),
+        lambda k, g, s, a: _atan2_grads(k, g, s, a, 1),
+    ),
+    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
+    jvp=(
+        lambda t, p, o, a: t * p[1] / (p[0] * p[0] + p[1] * p[1]),
+        lambda t, p, o, a: t * -p[0] / (p[0] * p[0] + p[1] * p[1]),
+    ),
+)
+HYPOT = node_class(
+    "HypotBackward0",
+    (lambda k, g, s, a: g * s[0] / s[2], lambda k, g, s, a: g * s[1] / s[2]),
+    saved=(Saved("self", 0, (0,)), Saved("other", 1, (1,)), Saved("result", RESULT, (0, 1))),
+    jvp=(lambda t, p, o, a: t * p[0] / o, lambda t, p, o, a: t * p[1] / o),
+)
+
+
+def _exp(k: Any, x: Any) -> Any:
+    return np.exp(x) if k is _NP else x.exp()
+
+
+LOGADDEXP = node_class(
+    "LogaddexpBackward0",
+    (
+        lambda k, g, s, a: g / k.add_scalar(_exp(k, s[1] - s[0]), 1),
+        lambda k, g, s, a: g / k.add_scalar(_exp(k, s[0] - s[1]), 1),
+    ),
+    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
+    jvp=(
+        lambda t, p, o, a: t / (np.exp(p[1] - p[0]) + 1),
+        lambda t, p, o, a: t / (np.exp(p[0] - p[1]) + 1),
+    ),
+)
+
+
+def _exp2(k: Any, x: Any) -> Any:
+    return np.exp2(x) if k is _NP else 2**x
+
+
+LOGADDEXP2 = node_class(
+    "Logaddexp2Backward0",
+    (
+        lambda k, g, s, a: g / k.add_scalar(_exp2(k, s[1] - s[0]), 1),
+        lambda k, g, s, a: g / k.add_scalar(_exp2(k, s[0] - s[1]), 1),
+    ),
+    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
+    jvp=(
+        lambda t, p, o, a: t / (np.exp2(p[1] - p[0]) + 1),
+        lambda t, p, o, a: t / (np.exp2(p[0] - p[1]) + 1),
+    ),
+)
+
+
+def _copysign_self(k: Any, g: Any, x: Any, y: Any) -> Any:
+    # copysign_tensor_self_backward: grad * (result / self).masked_fill_(self == 0, 0)
+    with np.errstate(all="ignore"):
+        return g * _masked_zero(k, k.data(x) == 0, y / x)
+
+
+COPYSIGN = node_class(
+    "CopysignBackward0",
+    (lambda k, g, s, a: _copysign_self(k, g, s[0], s[1]), lambda k, g, s, a: k.zeros_like(g)),
+    saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
+    jvp=(
+        lambda t, p, o, a: t * np.where(p[0] == 0, 0, o / np.where(p[0] == 0, 1, p[0])),
+        lambda t, p, o, a: np.zeros_like(o),
+    ),
+)
+COPYSIGN_SCALAR = node_class(
+    "CopysignBackward1",
+    (lambda k, g, s, a: _copysign_self(k, g, s[0], s[1]),),
+    saved=(Saved("self", 0, (0,)), Saved("result", RESULT, (0,))),
+    jvp=(lambda t, p, o, a: t * np.where(p[0] == 0, 0, o / np.where(p[0] == 0, 1, p[0])),),
+)
+
+
+def _log_rounded(y: Any) -> Any:
+    """log(y); float32 as glibc's logf (torch's scalar kernel): in float64, rounded once."""
+    y = np.asarray(y)
+    if y.dtype == np.float32:
+        return np.log(y.astype(np.float64)).astype(np.float32)
+    return np.log(y)
+
+
+def _xlogy_np(x: Any, y: Any) -> Any:
+    with np.errstate(all="ignore"):
+        out = np.where(x == 0, np.zeros((), np.result_type(x, y)), x * _log_rounded(y))
+        return np.where(np.isnan(y), y, out)
+
+
+def _xlogy_self(k: Any, g: Any, x: Any, y: Any) -> Any:
+    # at::xlogy(grad, other).masked_fill((self == 0.) & (other <= 0.), 0.)
+    yd = y if isinstance(y, PY_SCALARS) else k.data(y)
+    mask = (k.data(x) == 0) & (np.asarray(yd) <= 0)
+    if k is _NP:
+        return _masked_zero(k, mask, _xlogy_np(g, np.asarray(yd, g.dtype)))
+    return _masked_zero(k, mask, xlogy(g, y))
+
+
+XLOGY = node_class(
+    "XlogyBackward0",
+    (lambda k, g, s, a: _xlogy_self(k, g, s[0], s[1]), lambda k, g, s, a: g * s[0] / s[1]),
+    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
+    jvp=(
+        lambda t, p, o, a: _xlogy_self(_NP, t, p[0], p[1]),
+        lambda t, p, o, a: t * p[0] / p[1],
+    ),
+)
+XLOGY_SELF = node_class(
+    "XlogyBackward1",
+    (lambda k, g, s, a: g * a.self / s[0],),
+    saved=(Saved("other", 0, (0,)),),
+    attrs=("self",),
+    jvp=(lambda t, p, o, a: t * a.self / p[0],),
+)
+XLOGY_OTHER = node_class(
+    "XlogyBackward2",
+    (lambda k, g, s, a: _xlogy_self(k, g, s[0], a.other),),
+    saved=(Saved("self", 0, (0,)),),
+    attrs=("other",),
+    jvp=(lambda t, p, o, a: _xlogy_self(_NP, t, p[0], a.other),),
+)
+_LN2_ = math.log(2.0)
+LDEXP = node_class(
+    "LdexpBackward0",
+    (lambda k, g, s, a: g * _exp2(k, s[0]), lambda k, g, s, a: g * k.mul_scalar(s[1], _LN2_)),
+    saved=(Saved("other", 1, (0,)), Saved("result", RESULT, (1,))),
+    jvp=(lambda t, p, o, a: t * np.exp2(p[1]), lambda t, p, o, a: t * o * _LN2_),
+)
+
+
+def _fmax_mask(k: Any, x: Any, y: Any, lesser: bool) -> Any:
+    xd, yd = k.data(x), k.data(y)
+    return ((xd <= yd) if lesser else (xd >= yd)) | np.isnan(yd)
+
+
+FMAX = node_class(
+    "FmaxBackward0",
+    (
+        lambda k, g, s, a: _masked_zero(k, ~_fmax_mask(k, s[0], s[1], False), g),
+        lambda k, g, s, a: _masked_zero(k, _fmax_mask(k, s[0], s[1], False), g),
+    ),
+    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
+    jvp=(
+        lambda t, p, o, a: np.where(_fmax_mask(_NP, p[0], p[1], False), t, 0),
+        lambda t, p, o, a: np.where(_fmax_mask(_NP, p[0], p[1], False), 0, t),
+    ),
+)
+FMIN = node_class(
+    "FminBackward0",
+    (
+        lambda k, g, s, a: _masked_zero(k, ~_fmax_mask(k, s[0], s[1], True), g),
+        lambda k, g, s, a: _masked_zero(k, _fmax_mask(k, s[0], s[1], True), g),
+    ),
+    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
+    jvp=(
+        lambda t, p, o, a: np.where(_fmax_mask(_NP, p[0], p[1], True), t, 0),
+        lambda t, p, o, a: np.where(_fmax_mask(_NP, p[0], p[1], True), 0, t),
+    ),
+)
+NEXTAFTER = node_class(
+    "NextafterBackward0",
+    (lambda k, g, s, a: g, lambda k, g, s, a: k.zeros_like(g)),
+    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),  # torch's, unused
+    jvp=(_identity, lambda t, p, o, a: np.zeros_like(o)),
+)
+
+
+def _rounded_div(mode: str) -> Any:
+    def rule(k: Any, g: Any, s: Any, a: Any) -> Any:
+        if k is _NP:
+            with np.errstate(all="ignore"):
+                q = np.floor_divide(s[0], s[1]) if mode == "floor" else np.trunc(s[0] / s[1])
+            return -g * q.astype(g.dtype, copy=False)
+        return -g * s[0].div(s[1], rounding_mode=mode)
+
+    return rule
+
+
+def _rounded_div_jvp(mode: str) -> Any:
+    def rule(t: Any, p: Any, o: Any, a: Any) -> Any:
+        with np.errstate(all="ignore"):
+            q = np.floor_divide(p[0], p[1]) if mode == "floor" else np.trunc(p[0] / p[1])
+        return -t * q
+
+    return rule
+
+
+REMAINDER = node_class("RemainderBackward0", (lambda k, g, s, a: g,), jvp=(_identity,))
+REMAINDER_T = node_class(
+    "RemainderBackward1",
+    (lambda k, g, s, a: g, _rounded_div("floor")),
+    saved=(Saved("self", 0, (1,)), Saved("other", 1, (1,))),
+    jvp=(_identity, _rounded_div_jvp("floor")),
+)
+FMOD = node_class("FmodBackward0", (lambda k, g, s, a: g,), jvp=(_identity,))
+FMOD_T = node_class(
+    "FmodBackward1",
+    (lambda k, g, s, a: g, _rounded_div("trunc")),
+    saved=(Saved("self", 0, (1,)), Saved("other", 1, (1,))),
+    jvp=(_identity, _rounded_div_jvp("trunc")),
+)
+
+
+def _binary_tensor(
+    cls: Any, fn: Any, name: str, x: Tensor, y: Any, floating: bool = True
+) -> Tensor:
+    _tensor_arg(name, "input", 1, x)
+    _tensor_arg(name, "other", 2, y)
+    return binary(cls, _quiet(fn), name, x, y, floating=floating)
+
+
+def _float_pair(cls: Any, fn: Any, name: str, x: Tensor, y: Any) -> Tensor:
+    _tensor_arg(name, "input", 1, x)
+    _tensor_arg(name, "other", 2, y)
+    _float_only(name, x, y)
+    return binary(cls, _quiet(fn), name, x, y)
+
+
+def _atan2_np(a: Any, b: Any) -> Any:
+    # NOTE: float32 evaluated in float64 and rounded: closer to torch's float32 kernel
+    # (3% of elements a last bit apart) than numpy's float32 loop (17%)
+    if a.dtype == np.float32:
+        return np.arctan2(a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
+    return np.arctan2(a, b)
+
+
+def atan2(x: Tensor, other: Tensor) -> Tensor:
+    return _binary_tensor(ATAN2, _atan2_np, "atan2", x, other)
+
+
+def hypot(x: Tensor, other: Tensor) -> Tensor:
+    return _float_pair(HYPOT, np.hypot, "hypot", x, other)
+
+
+def _logaddexp_np(a: Any, b: Any) -> Any:
+    # torch's kernel: inf when both are the same infinity, else max + log1p(exp(-|a - b|))
+    from detachviz.engine import transcendental  # torch's exp, bit for bit
+
+    m = np.maximum(a, b)
+    out = m + np.log1p(transcendental.exp(-np.abs(a - b)))
+    return np.where(np.isinf(a) & (a == b), a, out)
+
+
+def _logaddexp2_np(a: Any, b: Any) -> Any:
+    m = np.maximum(a, b)
+    inv_ln2 = np.asarray(1 / _LN2_, dtype=np.result_type(a, b))
+    out = m + np.log1p(np.exp2(-np.abs(a - b))) * inv_ln2
+    return np.where(np.isinf(a) & (a == b), a, out)
+
+
+def logaddexp(x: Tensor, other: Tensor) -> Tensor:
+    return _float_pair(LOGADDEXP, _logaddexp_np, "logaddexp", x, other)
+
+
+def logaddexp2(x: Tensor, other: Tensor) -> Tensor:
+    return _float_pair(LOGADDEXP2, _logaddexp2_np, "logaddexp2", x, other)
+
+
+def copysign(x: Tensor, other: Any) -> Tensor:
+    if isinstance(other, Tensor):
+        return binary(COPYSIGN, np.copysign, "copysign", x, other, floating=True)
+    other = as_scalar(other)
+    data = x._data if x._dtype.is_floating_point else x._data.astype(np.float32)
+    return apply(
+        COPYSIGN_SCALAR,
+        "copysign",
+        (x,),
+        np.copysign(data, np.asarray(other, data.dtype)),
+        None,
+    )
+
+
+def xlogy(x: Any, other: Any) -> Tensor:
+    if isinstance(x, Tensor) and isinstance(other, Tensor):
+        return binary(XLOGY, _xlogy_np, "xlogy", x, other, floating=True)
+    if isinstance(other, Tensor):
+        x = as_scalar(x)
+        xd, od, dt = _float_operands(other, x)
+        return apply(XLOGY_SELF, "xlogy", (other,), _xlogy_np(od, xd), dt, (x,))
+    _tensor_arg("xlogy", "input", 1, x)
+    other = as_scalar(other)
+    xd, od, dt = _float_operands(x, other)
+    return apply(XLOGY_OTHER, "xlogy", (x,), _xlogy_np(xd, od), dt, (other,))
+
+
+def _float_operands(t: Tensor, number: Any) -> tuple[Any, Any, dtypes.dtype]:
+    """t's data and a Python number in their promoted dtype, ints taken to the default float."""
+    from detachviz.engine.promote import operands
+
+    data, num, dt = operands(t, number, floating=True)
+    return data, np.asarray(num, dt.np), dt
+
+
+def ldexp(x: Tensor, other: Tensor) -> Tensor:
+    return _binary_tensor(LDEXP, lambda a, b: a * np.exp2(b), "ldexp", x, other)
+
+
+def fmax(x: Tensor, other: Tensor) -> Tensor:
+    return _binary_tensor(FMAX, np.fmax, "fmax", x, other, floating=False)
+
+
+def fmin(x: Tensor, other: Tensor) -> Tensor:
+    return _binary_tensor(FMIN, np.fmin, "fmin", x, other, floating=False)
+
+
+def nextafter(x: Tensor, other: Tensor) -> Tensor:
+    return _float_pair(NEXTAFTER, np.nextafter, "nextafter", x, other)
+
+
+def _torch_mod(a: Any, b: Any) -> Any:
+    """torch's remainder: for floats fmod, moved by b when the signs differ (so -0.0 stays
+    -0.0, where numpy's mod gives 0.0); for integers Python's %."""
+    if np.result_type(a, b).kind != "f":
+        return np.mod(a, b)
+    m = np.fmod(a, b)
+    return np.where((m != 0) & ((np.asarray(b) < 0) != (m < 0)), m + b, m)
+
+
+def remainder(x: Any, other: Any) -> Tensor:
+    """torch.remainder (Python's %: the sign of the divisor); a number divisor is
+    RemainderBackward0, a tensor one RemainderBackward1."""
+    if not isinstance(x, Tensor):  # remainder(number, tensor): torch has no derivative
+        return binary(None, _quiet(flip(_torch_mod)), "remainder", other, x)
+    if _integral_zero(x, other):
+        raise RuntimeError("ZeroDivisionError")
+    if isinstance(other, Tensor):
+        return binary(REMAINDER_T, _quiet(_torch_mod), "remainder", x, other)
+    return scalar_op(REMAINDER, _quiet(_torch_mod), "remainder", x, as_scalar(other), ())
+
+
+def fmod(x: Tensor, other: Any) -> Tensor:
+    """torch.fmod (C's fmod: the sign of the dividend)."""
+    if _integral_zero(x, other):
+        raise RuntimeError("ZeroDivisionError")
+    if isinstance(other, Tensor):
+        return binary(FMOD_T, _quiet(np.fmod), "fmod", x, other)
+    return scalar_op(FMOD, _quiet(np.fmod), "fmod", x, as_scalar(other), ())
+
+
+def _integral_zero(x: Tensor, other: Any) -> bool:
+    """An integer division by zero, which torch refuses (floats give nan)."""
+    if x._dtype.is_floating_point:
+        return False
+    if isinstance(other, Tensor):
+        return not other._dtype.is_floating_point and bool((other._data == 0).any())
+    return isinstance(other, int) and other == 0
+
+
+def float_power(x: Any, exponent: Any) -> Tensor:
+    """torch.float_power: pow in float64 (a composite: ToCopyBackward0 into PowBackward)."""
+    base = x.double() if isinstance(x, Tensor) else float(x)
+    if isinstance(exponent, Tensor):
+        e = exponent.double()
+        if not isinstance(base, Tensor):
+            return rpow(e, base)
+        return pow(base, e)
+    return pow(base, float(exponent))  # type: ignore[arg-type]
+
+
+def _binary_inplace(
+    cls: Any, fn: Any, name: str, scalar_cls: Any = None, floating: bool = True
+) -> Any:
+    """The in-place form `name` of a binary op: `fn` on x's data and other's, written into
+    x, with node `cls` (`scalar_cls` when other is a number; None: no derivative)."""
+
+    def op_(x: Tensor, other: Any) -> Tensor:
+        from detachviz.engine.promote import operands
+
+        if not isinstance(other, Tensor):
+            if scalar_cls is None and cls is not None:
+                _tensor_arg(name, "other", 1, other)
+            other = as_scalar(other)
+        _, od, dt = operands(x, other, floating=floating)  # the out-of-place result's dtype
+        node = cls if isinstance(other, Tensor) else scalar_cls
+        ins = (other,) if isinstance(other, Tensor) else ()
+        return inplace(x, name, node, _quiet(lambda a: fn(a.astype(dt.np), od)), ins)
+
+    op_.__name__ = name
+    return op_
+
+
+from detachviz.engine.function import inplace  # noqa: E402
+
+atan2_ = _binary_inplace(ATAN2, np.arctan2, "atan2_")
+hypot_ = _binary_inplace(HYPOT, np.hypot, "hypot_")
+copysign_ = _binary_inplace(COPYSIGN, np.copysign, "copysign_", COPYSIGN_SCALAR)
+ldexp_ = _binary_inplace(LDEXP, lambda a, b: a * np.exp2(b), "ldexp_")
+nextafter_ = _binary_inplace(NEXTAFTER, np.nextafter, "nextafter_")
+remainder_ = _binary_inplace(REMAINDER_T, _torch_mod, "remainder_", REMAINDER, False)
+fmod_ = _binary_inplace(FMOD_T, np.fmod, "fmod_", FMOD, False)
+
+
+def xlogy_(x: Tensor, other: Any) -> Tensor:
+    if isinstance(other, Tensor):
+        od = other._data
+        return inplace(x, "xlogy_", XLOGY, lambda a: _xlogy_np(a, od), (other,))
+    v = as_scalar(other)
+    return inplace(x, "xlogy_", XLOGY_OTHER, lambda a: _xlogy_np(a, v), (), (v,))
+
+
+def float_power_(x: Tensor, exponent: Any) -> Tensor:
+    if x._dtype is not dtypes.float64:
+        raise RuntimeError(
+            f"the base given to float_power_ has dtype {dtypes.SCALAR_NAMES[x._dtype.name]} "
+            "but the operation's result requires dtype Double"
+        )
+    e = exponent.double() if isinstance(exponent, Tensor) else float(exponent)
+    return x.pow_(e)  # type: ignore[no-any-return]
+
+
+# NOTE: ATen's formulas subtract a number through sub.Scalar: SubBackward1, one edge
+# (acosh's `self * self - 1`)
+SUB_SCALAR = node_class("SubBackward1", (lambda k, g, s, a: g,), jvp=(_identity,))
+
+
+def sub_scalar(x: Tensor, other: float) -> Tensor:
+    """at::sub(x, other) with a number `other` (SubBackward1)."""
+    data = np.asarray(x._data - x._data.dtype.type(other), dtype=x._data.dtype)
+    return apply(SUB_SCALAR, "sub", (x,), data, x._dtype)

@@ -128,3 +128,173 @@ def isclose(
     except ValueError:
         raise broadcast_error(x._data.shape, other._data.shape) from None
     return apply(None, "isclose", (x, other), np.asarray(data), dtypes.bool_)
+
+
+# --------------------------------------------------------------------------------------------
+# mathops: the logical ops, bitwise_not as a function, signbit/isposinf/isneginf/isreal,
+# heaviside, gcd/lcm, floor_divide (no derivative: torch has none either)
+
+
+def _tensor_arg(name: str, arg: str, pos: int, v: Any) -> None:
+    if not isinstance(v, Tensor):
+        raise TypeError(
+            f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(v).__name__}"
+        )
+
+
+def _logical(fn: Any, name: str) -> Any:
+    def op(x: Tensor, other: Tensor) -> Tensor:
+        _tensor_arg(name, "input", 1, x)
+        _tensor_arg(name, "other", 2, other)
+        try:
+            data = fn(x._data, other._data)
+        except ValueError:
+            raise broadcast_error(x._data.shape, other._data.shape) from None
+        return apply(None, name, (x, other), np.asarray(data), dtypes.bool_)
+
+    def op_(x: Tensor, other: Tensor) -> Tensor:
+        from detachviz.engine.function import inplace
+
+        _tensor_arg(name + "_", "other", 1, other)
+        od = other._data
+        return inplace(x, name + "_", None, lambda a: fn(a, od).astype(a.dtype), (other,))
+
+    op.__name__ = name
+    op_.__name__ = name + "_"
+    return op, op_
+
+
+logical_and, logical_and_ = _logical(np.logical_and, "logical_and")
+logical_or, logical_or_ = _logical(np.logical_or, "logical_or")
+logical_xor, logical_xor_ = _logical(np.logical_xor, "logical_xor")
+
+
+def _kind(t: Tensor) -> str:
+    return t._dtype.legacy.removesuffix("Tensor")
+
+
+def bitwise_not(x: Tensor) -> Tensor:
+    if x._dtype.is_floating_point:
+        raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{_kind(x)}'")
+    return invert(x)
+
+
+def signbit(x: Tensor) -> Tensor:
+    return apply(None, "signbit", (x,), np.signbit(x._data), dtypes.bool_)
+
+
+def _inf_test(sign: float, name: str) -> Any:
+    def op(x: Tensor) -> Tensor:
+        return apply(None, name, (x,), np.asarray(x._data == sign), dtypes.bool_)
+
+    op.__name__ = name
+    return op
+
+
+isposinf = _inf_test(np.inf, "isposinf")
+isneginf = _inf_test(-np.inf, "isneginf")
+
+
+def isreal(x: Tensor) -> Tensor:
+    """Every element of a real tensor is real (detachviz has no complex dtypes)."""
+    return apply(None, "isreal", (x,), np.ones(x._data.shape, dtype=bool), dtypes.bool_)
+
+
+def heaviside(x: Tensor, values: Tensor) -> Tensor:
+    _tensor_arg("heaviside", "input", 1, x)
+    _tensor_arg("heaviside", "values", 2, values)
+    if x._dtype is not values._dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+    def fn(a: Any, v: Any) -> Any:
+        zero = np.zeros((), a.dtype)
+        return np.where(a == 0, v, (a > zero).astype(a.dtype))
+
+    return binary(None, fn, "heaviside", x, values)
+
+
+def _integer_pair(fn: Any, name: str) -> Any:
+    def op(x: Tensor, other: Tensor) -> Tensor:
+        _tensor_arg(name, "input", 1, x)
+        _tensor_arg(name, "other", 2, other)
+        for t in (x, other):
+            if t._dtype.is_floating_point:
+                raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_kind(t)}'")
+        return binary(None, fn, name, x, other)
+
+    op.__name__ = name
+    return op
+
+
+def _lcm_np(a: Any, b: Any) -> Any:
+    return np.abs(np.lcm(a, b))
+
+
+gcd = _integer_pair(np.gcd, "gcd")
+lcm = _integer_pair(_lcm_np, "lcm")
+
+
+def floor_divide(x: Tensor, other: Any) -> Tensor:
+    return floordiv(x, other)
+
+
+def _written(fn: Any, name: str, check: Any = None) -> Any:
+    """The in-place form `name` of a non-differentiable binary op: `fn(x, other)` written
+    into x in x's dtype (`gt_` writes 1/0); `check(x, other)` refuses what torch refuses."""
+
+    def op_(x: Tensor, other: Any) -> Tensor:
+        from detachviz.engine.function import inplace
+
+        if check is not None:
+            check(x, other)
+        od = other._data if isinstance(other, Tensor) else other
+        ins = (other,) if isinstance(other, Tensor) else ()
+        return inplace(x, name, None, lambda a: np.asarray(fn(a, od)).astype(a.dtype), ins)
+
+    op_.__name__ = name
+    return op_
+
+
+def _no_float(name: str) -> Any:
+    def check(x: Tensor, other: Any) -> None:
+        floats = [x._dtype.is_floating_point]
+        if isinstance(other, Tensor):
+            floats.append(other._dtype.is_floating_point)
+        else:
+            floats.append(isinstance(other, float))
+        if any(floats):
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Float'")
+
+    return check
+
+
+def _heaviside_check(x: Tensor, other: Any) -> None:
+    _tensor_arg("heaviside_", "values", 1, other)
+    if x._dtype is not other._dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+def _heaviside_np(a: Any, v: Any) -> Any:
+    return np.where(a == 0, v, (a > np.zeros((), a.dtype)).astype(a.dtype))
+
+
+greater_ = _written(np.greater, "greater_")
+greater_equal_ = _written(np.greater_equal, "greater_equal_")
+less_ = _written(np.less, "less_")
+less_equal_ = _written(np.less_equal, "less_equal_")
+not_equal_ = _written(np.not_equal, "not_equal_")
+floor_divide_ = _written(np.floor_divide, "floor_divide_")
+bitwise_and_ = _written(np.bitwise_and, "bitwise_and_", _no_float("bitwise_and"))
+bitwise_or_ = _written(np.bitwise_or, "bitwise_or_", _no_float("bitwise_or"))
+bitwise_xor_ = _written(np.bitwise_xor, "bitwise_xor_", _no_float("bitwise_xor"))
+gcd_ = _written(np.gcd, "gcd_", _no_float("gcd"))
+lcm_ = _written(_lcm_np, "lcm_", _no_float("lcm"))
+heaviside_ = _written(_heaviside_np, "heaviside_", _heaviside_check)
+
+
+def bitwise_not_(x: Tensor) -> Tensor:
+    from detachviz.engine.function import inplace
+
+    if x._dtype.is_floating_point:
+        raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{_kind(x)}'")
+    return inplace(x, "bitwise_not_", None, np.invert)

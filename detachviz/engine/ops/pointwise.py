@@ -246,3 +246,43 @@ def _addc(cls: Any, fn: Any, name: str) -> tuple[Any, Any]:
 
 addcmul, addcmul_ = _addc(ADDCMUL, lambda x, v, a, b: x + v * a * b, "addcmul")
 addcdiv, addcdiv_ = _addc(ADDCDIV, lambda x, v, a, b: x + v * (a / b), "addcdiv")
+
+
+# ----------------------------------------------------------------- mathops: frexp
+# x = mantissa * 2 ** exponent, |mantissa| in [0.5, 1): torch.return_types.frexp; the mantissa
+# is differentiable (FrexpBackward0: grad / exponent.exp2(), the exponent kept as its attr)
+
+
+def _frexp_back(k: Any, g: Any, s: Any, a: Any) -> Any:
+    e = a.exponent
+    if isinstance(g, np.ndarray):
+        return g / np.exp2(e._data).astype(g.dtype)
+    return g / e.exp2()
+
+
+FREXP = node_class(
+    "FrexpBackward0",
+    (_frexp_back,),
+    attrs=("exponent",),
+    jvp=(lambda t, p, o, a: t / np.exp2(a.exponent._data).astype(t.dtype),),
+)
+
+
+def _frexp_type() -> Any:
+    from detachviz.engine.ops.reduce import return_type
+
+    return return_type("frexp", ("mantissa", "exponent"))
+
+
+frexp_type = _frexp_type()
+
+
+def frexp(x: Tensor) -> Any:
+    if not x._dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    from detachviz.engine import dtype as dtypes
+
+    m, e = np.frexp(x._data)
+    exponent = apply(None, "frexp", (x,), np.asarray(e, dtype=np.int32), dtypes.int32)
+    mantissa = apply(FREXP, "frexp", (x,), np.asarray(m, x._data.dtype), x._dtype, (exponent,))
+    return frexp_type(mantissa, exponent)

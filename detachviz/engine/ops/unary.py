@@ -381,3 +381,277 @@ RSQRT, rsqrt = _elementary(
     lambda k, g, s, a: k.mul_scalar(g, -0.5) * k.cube(s[0]),
     lambda t, p, o, a: -0.5 * t * o * o * o,
 )
+
+
+# --------------------------------------------------------------------------------------------
+# mathops: the inverse hyperbolic functions, square, deg2rad/rad2deg, sgn, positive,
+# nan_to_num, clamp_min/clamp_max, and their in-place forms (derivatives.yaml's formulas)
+
+from detachviz.engine.function import binary as function_binary  # noqa: E402
+from detachviz.engine.function import inplace as function_inplace  # noqa: E402
+
+
+def _rsqrt(k: Any, x: Any) -> Any:
+    return rsqrt_np(x) if k is NP else x.rsqrt()
+
+
+def _minus_one(k: Any, x: Any) -> Any:
+    from detachviz.engine.ops.arith import sub_scalar
+
+    return x - 1 if k is NP else sub_scalar(x, 1)
+
+
+ASINH, asinh = _elementary(
+    "asinh",
+    "AsinhBackward0",
+    np.arcsinh,
+    False,
+    lambda k, g, s, a: g * _rsqrt(k, k.add_scalar(k.square(s[0]), 1)),
+    lambda t, p, o, a: t * rsqrt_np(p[0] * p[0] + 1),
+)
+ACOSH, acosh = _elementary(
+    "acosh",
+    "AcoshBackward0",
+    np.arccosh,
+    False,
+    lambda k, g, s, a: g * _rsqrt(k, _minus_one(k, s[0] * s[0])),
+    lambda t, p, o, a: t * rsqrt_np(p[0] * p[0] - 1),
+)
+
+
+def _via_float64(fn: Any) -> Any:
+    """`fn` on float32 data evaluated in float64 and rounded once: torch's float32 kernel is
+    glibc's (nearly always the correctly rounded value), which numpy's float32 loop is not."""
+
+    def run(a: Any) -> Any:
+        with np.errstate(all="ignore"):
+            if a.dtype == np.float32:
+                return fn(a.astype(np.float64)).astype(np.float32)
+            return fn(a)
+
+    return run
+
+
+atanh_np = _via_float64(np.arctanh)
+ATANH, atanh = _elementary(
+    "atanh",
+    "AtanhBackward0",
+    atanh_np,
+    False,
+    lambda k, g, s, a: k.mul_scalar(g, 1) / k.rsub_scalar(1, k.square(s[0])),
+    lambda t, p, o, a: t / (1 - p[0] * p[0]),
+)
+
+
+def _inplace_of(cls: type[Node] | None, fn: Any, name: str) -> Any:
+    def op(x: Tensor) -> Tensor:
+        return function_inplace(x, name, cls, fn)
+
+    op.__name__ = name
+    return op
+
+
+def _quiet(fn: Any) -> Any:
+    def run(a: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return fn(a)
+
+    return run
+
+
+def _not_implemented(what: str) -> Any:
+    def rule(k: Any, g: Any, s: Any, a: Any) -> Any:
+        raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
+
+    return rule
+
+
+# NOTE: torch 2.13 has no derivative for the in-place inverse hyperbolics: their node
+# (AsinhBackward1, ...) raises at backward, and forward AD refuses them
+ASINH_ = node_class("AsinhBackward1", (_not_implemented("inplace version of asinh"),))
+ACOSH_ = node_class("AcoshBackward1", (_not_implemented("inplace version of acosh"),))
+ATANH_ = node_class("AtanhBackward1", (_not_implemented("inplace version of atanh"),))
+asinh_ = _inplace_of(ASINH_, np.arcsinh, "asinh_")
+acosh_ = _inplace_of(ACOSH_, _quiet(np.arccosh), "acosh_")
+atanh_ = _inplace_of(ATANH_, atanh_np, "atanh_")
+
+
+def square(x: Tensor) -> Tensor:
+    """torch.square is x.pow(2) (PowBackward0); a bool tensor squares as int64."""
+    if x._dtype is dtypes.bool_:
+        x = to_dtype(x, dtypes.int64)
+    return x.pow(2)  # type: ignore[no-any-return]
+
+
+def square_(x: Tensor) -> Tensor:
+    return x.pow_(2)  # type: ignore[no-any-return]
+
+
+_DEG = 180.0 / np.pi
+_RAD = np.pi / 180.0
+
+
+def _scaled_np(c: float) -> Any:
+    def fn(a: Any) -> Any:
+        return a * np.asarray(c, a.dtype)
+
+    return fn
+
+
+DEG2RAD = node_class(
+    "Deg2RadBackward0",
+    (lambda k, g, s, a: k.mul_scalar(g, _RAD),),
+    jvp=(lambda t, p, o, a: t * _RAD,),
+)
+RAD2DEG = node_class(
+    "Rad2DegBackward0",
+    (lambda k, g, s, a: k.mul_scalar(g, _DEG),),
+    jvp=(lambda t, p, o, a: t * _DEG,),
+)
+deg2rad = _math(DEG2RAD, _scaled_np(_RAD), "deg2rad")
+rad2deg = _math(RAD2DEG, _scaled_np(_DEG), "rad2deg")
+deg2rad_ = _inplace_of(DEG2RAD, _scaled_np(_RAD), "deg2rad_")
+rad2deg_ = _inplace_of(RAD2DEG, _scaled_np(_DEG), "rad2deg_")
+
+# sgn of a real tensor is its sign; torch's sgn_backward is zero for real inputs (the node
+# abs's create_graph formula draws: rules.SGN)
+from detachviz.engine.rules import SGN  # noqa: E402
+
+
+def _sgn_np(a: Any) -> Any:
+    return a.copy() if a.dtype == np.bool_ else np.sign(a)
+
+
+def sgn(x: Tensor) -> Tensor:
+    return unary(SGN, _sgn_np, "sgn", x)
+
+
+sgn_ = _inplace_of(SGN, _sgn_np, "sgn_")
+
+
+def positive(x: Tensor) -> Tensor:
+    """torch.positive: the tensor itself (no new node); refused on bool as torch does."""
+    if x._dtype is dtypes.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return x
+
+
+NAN_TO_NUM = node_class(
+    "NanToNumBackward0",
+    # grad * at::isfinite(self): a product with the mask (MulBackward0)
+    (lambda k, g, s, a: g * (np.isfinite(s[0]) if k is NP else s[0].isfinite()),),
+    saved=(Saved("self", 0, (0,)),),
+    jvp=(lambda t, p, o, a: np.where(np.isfinite(p[0]), t, 0),),
+)
+
+
+def _nan_to_num_np(nan: Any, posinf: Any, neginf: Any) -> Any:
+    def fn(a: Any) -> Any:
+        if a.dtype.kind != "f":
+            return a.copy()
+        info = np.finfo(a.dtype)
+        hi = info.max if posinf is None else posinf
+        lo = info.min if neginf is None else neginf
+        with np.errstate(over="ignore"):
+            out = np.where(np.isnan(a), a.dtype.type(nan), a)
+            out = np.where(out == np.inf, a.dtype.type(hi), out)
+            return np.where(out == -np.inf, a.dtype.type(lo), out).astype(a.dtype)
+
+    return fn
+
+
+def nan_to_num(x: Tensor, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
+    fn = _nan_to_num_np(nan, posinf, neginf)
+    if not x._dtype.is_floating_point:
+        return apply(None, "nan_to_num", (x,), fn(x._data), x._dtype)
+    return unary(NAN_TO_NUM, fn, "nan_to_num", x)
+
+
+def nan_to_num_(x: Tensor, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Tensor:
+    cls = NAN_TO_NUM if x._dtype.is_floating_point else None
+    return function_inplace(x, "nan_to_num_", cls, _nan_to_num_np(nan, posinf, neginf))
+
+
+# clamp_min / clamp_max: a number bound (ClampMinBackward0 saving `min`) or a tensor bound
+# (ClampMinBackward1: both get gradient, split by which side won)
+CLAMP_MIN = node_class(
+    "ClampMinBackward0",
+    (lambda k, g, s, a: k.where0(k.data(s[0]) >= a.min, g),),
+    saved=(Saved("self", 0, (0,)),),
+    attrs=("min",),
+    jvp=(lambda t, p, o, a: np.where(p[0] >= a.min, t, 0),),
+)
+CLAMP_MAX = node_class(
+    "ClampMaxBackward0",
+    (lambda k, g, s, a: k.where0(k.data(s[0]) <= a.max, g),),
+    saved=(Saved("self", 0, (0,)),),
+    attrs=("max",),
+    jvp=(lambda t, p, o, a: np.where(p[0] <= a.max, t, 0),),
+)
+CLAMP_MIN_T = node_class(
+    "ClampMinBackward1",
+    (
+        lambda k, g, s, a: k.where0(k.data(s[0]) >= k.data(s[1]), g),
+        lambda k, g, s, a: k.where0(k.data(s[0]) < k.data(s[1]), g),
+    ),
+    saved=(Saved("self", 0, (0, 1)), Saved("min", 1, (0, 1))),
+    jvp=(
+        lambda t, p, o, a: np.where(p[0] >= p[1], t, 0),
+        lambda t, p, o, a: np.where(p[0] < p[1], t, 0),
+    ),
+)
+CLAMP_MAX_T = node_class(
+    "ClampMaxBackward1",
+    (
+        lambda k, g, s, a: k.where0(k.data(s[0]) <= k.data(s[1]), g),
+        lambda k, g, s, a: k.where0(k.data(s[0]) > k.data(s[1]), g),
+    ),
+    saved=(Saved("self", 0, (0, 1)), Saved("max", 1, (0, 1))),
+    jvp=(
+        lambda t, p, o, a: np.where(p[0] <= p[1], t, 0),
+        lambda t, p, o, a: np.where(p[0] > p[1], t, 0),
+    ),
+)
+
+
+def _nan_max(a: Any, b: Any) -> Any:
+    # torch's clamp propagates nan from either side (np.maximum does too)
+    return np.maximum(a, b)
+
+
+def clamp_min(x: Tensor, min: Any) -> Tensor:  # noqa: A002
+    if isinstance(min, Tensor):
+        return function_binary(CLAMP_MIN_T, _nan_max, "clamp_min", x, min)
+    return unary(
+        CLAMP_MIN,
+        lambda a: np.maximum(a, min).astype(a.dtype, copy=False),
+        "clamp_min",
+        x,
+        (min,),
+    )
+
+
+def clamp_max(x: Tensor, max: Any) -> Tensor:  # noqa: A002
+    if isinstance(max, Tensor):
+        return function_binary(CLAMP_MAX_T, np.minimum, "clamp_max", x, max)
+    return unary(
+        CLAMP_MAX,
+        lambda a: np.minimum(a, max).astype(a.dtype, copy=False),
+        "clamp_max",
+        x,
+        (max,),
+    )
+
+
+def clamp_min_(x: Tensor, min: Any) -> Tensor:  # noqa: A002
+    if isinstance(min, Tensor):
+        md = min._data
+        return function_inplace(x, "clamp_min_", CLAMP_MIN_T, lambda a: np.maximum(a, md), (min,))
+    return function_inplace(x, "clamp_min_", CLAMP_MIN, lambda a: np.maximum(a, min), (), (min,))
+
+
+def clamp_max_(x: Tensor, max: Any) -> Tensor:  # noqa: A002
+    if isinstance(max, Tensor):
+        md = max._data
+        return function_inplace(x, "clamp_max_", CLAMP_MAX_T, lambda a: np.minimum(a, md), (max,))
+    return function_inplace(x, "clamp_max_", CLAMP_MAX, lambda a: np.minimum(a, max), (), (max,))
