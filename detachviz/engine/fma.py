@@ -9,23 +9,38 @@ from typing import Any
 import numpy as np
 
 
+_F64 = np.dtype(np.float64)
+_LOW = np.int64(0x1FFFFFFF)  # a float64's bits below float32 precision (normal range)
+_HALF = np.int64(0x10000000)  # those bits of a float32 halfway point
+
+
 def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
     """float32 a*b + c with one rounding (a, b, c float32). The product is exact in float64; the
     sum rounded to float64 can only round wrongly to float32 when it lands exactly on a float32
-    halfway point, and only there (rare) the exact error term decides."""
-    p = np.multiply(a, b, dtype=np.float64)
-    s = np.add(p, c, dtype=np.float64)
-    halfway = np.flatnonzero((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000)
-    if halfway.size:
-        shape = s.shape
-        flat = s.reshape(-1).copy()
-        ph = np.broadcast_to(p, shape).reshape(-1)[halfway]
-        ch = np.broadcast_to(np.asarray(c, dtype=np.float64), shape).reshape(-1)[halfway]
-        sh = flat[halfway]
-        err = _two_sum_err(ph, ch, sh)
-        flat[halfway] = np.where(err != 0, np.nextafter(sh, np.copysign(np.inf, err)), sh)
-        s = flat.reshape(shape)
+    halfway point, and only there (rare) the exact error term decides.
+    NOTE: the common case is six numpy calls (a 20-element call is their overhead); the tie
+    search and the exact error term run only when some sum is a halfway point."""
+    s = np.multiply(a, b, dtype=_F64)
+    s += c
+    if ((s.view(np.int64) & _LOW) == _HALF).any():
+        s = _untie(s, a, b, c)
     return s.astype(np.float32)
+
+
+def _untie(s: np.ndarray, a: Any, b: Any, c: Any) -> np.ndarray:
+    """s (the float64 sums a*b + c) with each halfway point moved one float64 step towards the
+    exact value, so that rounding it to float32 rounds the exact value."""
+    halfway = np.flatnonzero(_ties(s))
+    shape = s.shape
+    flat = s.reshape(-1).copy()
+    ph = (np.broadcast_to(np.asarray(a, _F64), shape).reshape(-1)[halfway]) * (
+        np.broadcast_to(np.asarray(b, _F64), shape).reshape(-1)[halfway]
+    )
+    ch = np.broadcast_to(np.asarray(c, dtype=_F64), shape).reshape(-1)[halfway]
+    sh = flat[halfway]
+    err = _two_sum_err(ph, ch, sh)
+    flat[halfway] = np.where(err != 0, np.nextafter(sh, np.copysign(np.inf, err)), sh)
+    return flat.reshape(shape)
 
 
 def _two_sum_err(a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.ndarray:
