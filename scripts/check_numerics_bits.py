@@ -3,10 +3,12 @@ against real torch (the oracle): every float32 in a range, in chunks, compared b
 
 - sigmoid: every float32 x with lo <= |x| <= hi (both signs), in 1-D chunks of CHUNK elements
   (torch's Sleef path but for a last partial block; ours through `_sigmoid_fast`), then every
-  stride20-th of them in 20-element arrays (16 by Sleef + a 4-element glibc tail, the benchmark's shape);
+  stride20-th of them in 20-element arrays (16 by Sleef + a 4-element glibc tail, the
+  benchmark's shape);
   plus a random sample of the small magnitudes below lo.
-- tanh_backward: `1 - y*y` fused (fma32) for every float32 y in [-1, 1] at a stride of bit
-  patterns, against torch's tanh_backward with grad 1.
+- tanh_backward: `1 - y*y` fused for every float32 y in [-1, 1] at a stride of bit patterns,
+  against torch's tanh_backward with grad 1 (our backward: fma.one_minus_square32); then the
+  exhaustive part of that function's proof: no float64 `1 - y*y` is a float32 halfway point.
 
 Prints how many values were checked and how many differ; exits 1 if any Sleef-block element
 differs. The scalar tails (the last n % 16 elements: glibc's expf in torch, numpy's float64
@@ -26,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import transcendental
-from detachviz.engine.fma import fma32
+from detachviz.engine.fma import one_minus_square32
 
 CHUNK = 1 << 16  # transcendental.EXACT_MAX: the largest input the exact paths take
 
@@ -74,14 +76,25 @@ def check_tanh_backward(torch: Any, stride: int) -> tuple[int, int]:
     bits = _floats_between(0.0, 1.0, stride)
     y = np.concatenate([bits, bits | np.int32(-(2**31))]).view(np.float32)
     checked = bad = 0
-    one = np.float32(1)
     for start in range(0, y.size, CHUNK):
         yy = y[start : start + CHUNK]
         g = np.ones_like(yy)
         want = torch.ops.aten.tanh_backward(torch.from_numpy(g), torch.from_numpy(yy)).numpy()
-        bad += _same(g * fma32(-yy, yy, one), want)
+        bad += _same(g * one_minus_square32(yy), want)
         checked += yy.size
     return checked, bad
+
+
+def count_square_ties() -> tuple[int, int]:
+    """(checked, halfway) over every float32 y with 2**-13 <= y < 2**-3: how many float64
+    `1 - y*y` are float32 halfway points (fma.one_minus_square32's proof needs 0)."""
+    bits = _floats_between(2**-13, 2**-3)[:-1]
+    ties = 0
+    for start in range(0, bits.size, 1 << 22):
+        y = bits[start : start + (1 << 22)].view(np.float32).astype(np.float64)
+        s = 1.0 - y * y
+        ties += int(np.count_nonzero((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000))
+    return bits.size, ties
 
 
 def main() -> None:
@@ -123,6 +136,9 @@ def main() -> None:
         f"tanh_backward 1 - y*y, every {args.tanh_stride}th float32 in [-1, 1]: {n:,} checked,"
         f" {bad} differ ({time.perf_counter() - t0:.0f} s)"
     )
+    n, ties = count_square_ties()
+    failed |= ties != 0
+    print(f"1 - y*y in float64, every float32 2**-13 <= y < 2**-3: {n:,} checked, {ties} halfway")
     sys.exit(1 if failed else 0)
 
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 
-
 _F64 = np.dtype(np.float64)
 _LOW = np.int64(0x1FFFFFFF)  # a float64's bits below float32 precision (normal range)
 _HALF = np.int64(0x10000000)  # those bits of a float32 halfway point
@@ -22,9 +21,24 @@ def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
     search and the exact error term run only when some sum is a halfway point."""
     s = np.multiply(a, b, dtype=_F64)
     s += c
-    if ((s.view(np.int64) & _LOW) == _HALF).any():
+    if np.count_nonzero((s.view(np.int64) & _LOW) == _HALF):
         s = _untie(s, a, b, c)
     return s.astype(np.float32)
+
+
+def one_minus_square32(y: np.ndarray) -> np.ndarray:
+    """fma32(-y, y, 1) for float32 y (tanh_backward's `1 - y*y`): `1 - y*y` in float64, rounded
+    once, which is the fused result for every float32 y:
+    - |y| >= 2**-3: y*y is a multiple of 2**-52 (y one of 2**-26), so 1 - y*y (at most 1 when
+      y is finite) is exact in float64;
+    - |y| < 2**-13: the exact value and its float64 rounding lie above 1 - 2**-26, nearer to 1
+      than the float32 halfway point 1 - 2**-25;
+    - 2**-13 <= |y| < 2**-3 (84 million float32 per sign): by exhaustion, no float64 result is
+      a float32 halfway point (scripts/check_numerics_bits.py; tests/engine/test_fma.py
+      checks one binade), so the double rounding cannot differ from the single one."""
+    y64 = y.astype(np.float64)
+    y64 *= y64
+    return np.subtract(1.0, y64, out=y64).astype(np.float32)
 
 
 def _untie(s: np.ndarray, a: Any, b: Any, c: Any) -> np.ndarray:
@@ -33,8 +47,9 @@ def _untie(s: np.ndarray, a: Any, b: Any, c: Any) -> np.ndarray:
     halfway = np.flatnonzero(_ties(s))
     shape = s.shape
     flat = s.reshape(-1).copy()
-    ph = (np.broadcast_to(np.asarray(a, _F64), shape).reshape(-1)[halfway]) * (
-        np.broadcast_to(np.asarray(b, _F64), shape).reshape(-1)[halfway]
+    ph = (
+        (np.broadcast_to(np.asarray(a, _F64), shape).reshape(-1)[halfway])
+        * (np.broadcast_to(np.asarray(b, _F64), shape).reshape(-1)[halfway])
     )
     ch = np.broadcast_to(np.asarray(c, dtype=_F64), shape).reshape(-1)[halfway]
     sh = flat[halfway]

@@ -34,6 +34,7 @@ EXACT_MAX = 1 << 16  # elements; larger float32 inputs take numpy's float32 kern
 
 _F32 = np.dtype(np.float32)
 _ONE = np.float32(1.0)
+_ZERO = np.float32(0.0)
 
 
 def _rounded(f64: Any, f32: Any) -> Any:
@@ -102,8 +103,8 @@ def _pow2i(q: np.ndarray) -> np.ndarray:
 
 def sleef_expf(d: np.ndarray) -> np.ndarray:
     """Sleef_expf8_u10 (AVX2 build: every vmla a fused multiply-add) on a float32 array."""
-    if d.ndim == 1 and d.size:
-        fast = _sleef_expf_fast(d, np.empty_like(d))
+    if d.ndim == 1 and _in_fast_range(d):
+        fast = _sleef_expf_fast(d, d.astype(np.float64), np.empty_like(d))
         if fast is not None:
             return fast
     fused = Fused()
@@ -139,10 +140,16 @@ _LOW_BITS = np.int64(0x1FFFFFFF)  # a float64's bits below float32 precision
 _HALFWAY = np.int64(0x10000000)  # those bits of a float32 halfway point
 
 
-def _sleef_expf_fast(d: np.ndarray, out: np.ndarray) -> np.ndarray | None:
-    """Sleef's expf on a 1-D float32 array with |d| <= 87 and no nan, into `out`, in about 25
-    numpy calls instead of the reference's ~60; None when some input is outside that range or
-    some fused step's float64 sum is a float32 halfway point (then the reference decides).
+def _in_fast_range(d: np.ndarray) -> bool:
+    """|d| <= 87 everywhere (no nan): _sleef_expf_fast's domain."""
+    return np.count_nonzero(np.abs(d) <= _FAST_MAX) == d.size
+
+
+def _sleef_expf_fast(d: np.ndarray, d64: np.ndarray, out: np.ndarray) -> np.ndarray | None:
+    """Sleef's expf on a 1-D float32 array d (d64: d as float64) with |d| <= 87 (no nan:
+    _in_fast_range), into `out`, in about 25 numpy calls instead of the reference's ~60; None
+    when some fused step's float64 sum was rounded onto a float32 halfway point (then the
+    reference decides).
 
     Why each step gives Sleef's bits (q = rint(d * R_LN2) as Sleef, |q| <= 126):
     - s = fma(q, -L2U, d), then fma(q, -L2L, s). L2U is a multiple of 2**-18; for q != 0,
@@ -154,29 +161,32 @@ def _sleef_expf_fast(d: np.ndarray, out: np.ndarray) -> np.ndarray | None:
       float32 is exact in float64, the sum is rounded to float64 and then to float32, which is
       the one rounding of the exact value unless the float64 sum is exactly halfway between
       two float32 (the only place a double rounding can differ): all six sums are kept in one
-      buffer and checked at once.
+      buffer and checked at once; a halfway sum that is exact (its error term 0) rounds to
+      even as the fused step does.
     - 1 + w is a float32 add; scaling by 2**q in two halves is exact for normal results, as
       is ldexp (e**-87 and e**87 are normal float32)."""
     n = d.size
-    if np.count_nonzero(np.abs(d) <= _FAST_MAX) != n:
-        return None
     q = np.rint(d * _R_LN2)
-    s = np.subtract(d, q * _L2_64).astype(np.float32)
-    s64 = s.astype(np.float64)  # (a float32 times a float32 would multiply in float32)
+    s64 = np.subtract(d64, q * _L2_64, d64)  # the exact value (d64 is the caller's scratch)
+    s = s64.astype(np.float32)
+    s64[...] = s  # (a float32 times a float32 would multiply in float32: widen s once)
     prods = np.empty((6, n))
     sums = np.empty((6, n))
-    np.multiply(s64, _EXP_P64[0], out=prods[0])
-    u = np.add(prods[0], _EXP_P64[1], out=sums[0]).astype(np.float32)
+    p, r = prods[0], sums[0]
+    np.multiply(s64, _EXP_P64[0], p)
+    u = np.add(p, _EXP_P64[1], r).astype(np.float32)
     for k in range(1, 5):
-        np.multiply(u, s64, out=prods[k])
-        u = np.add(prods[k], _EXP_P64[k + 1], out=sums[k]).astype(np.float32)
-    np.multiply(s * s, u, out=prods[5], dtype=np.float64)
-    w = np.add(prods[5], s64, out=sums[5]).astype(np.float32)
+        p, r = prods[k], sums[k]
+        np.multiply(u, s64, p)
+        u = np.add(p, _EXP_P64[k + 1], r).astype(np.float32)
+    p, r = prods[5], sums[5]
+    np.multiply(s * s, u, p, dtype=np.float64)
+    w = np.add(p, s64, r).astype(np.float32)
     tied = (sums.view(np.int64) & _LOW_BITS) == _HALFWAY
     if np.count_nonzero(tied) and _rounded_twice(prods, sums, s64, tied):
         return None
     w += _ONE
-    return np.ldexp(w, q.astype(np.int32), out=out)
+    return np.ldexp(w, q.astype(np.int32), out)
 
 
 _ADDENDS = np.array([float(c) for c in _EXP_P[1:]] + [0.0])  # each fused step's c (the last: s)
@@ -225,19 +235,18 @@ def _sigmoid_fast(a: np.ndarray) -> np.ndarray | None:
     overflow anywhere): Sleef's expf on the 16-element blocks, float64 exp on the tail, one
     `1 / (1 + e)` over both; None where sigmoid's general path decides."""
     n = a.size
-    if a.strides[0] != 4 and n > 1:
+    if (a.strides[0] != 4 and n > 1) or not _in_fast_range(a):
         return None
+    d = np.subtract(_ZERO, a)
+    d64 = d.astype(np.float64)
     vec = n - n % 16
     e = np.empty_like(a)
-    if vec:
-        if _sleef_expf_fast(np.float32(0.0) - a[:vec], e[:vec]) is None:
-            return None
-    elif np.count_nonzero(np.abs(a) <= _FAST_MAX) != n:
-        return None
     if vec < n:
-        e[vec:] = np.exp(-a[vec:].astype(np.float64))  # glibc's expf: correctly rounded
+        e[vec:] = np.exp(d64[vec:])  # glibc's expf: correctly rounded but for rare cases
+    if vec and _sleef_expf_fast(d[:vec], d64[:vec], e[:vec]) is None:
+        return None
     e += _ONE
-    return np.divide(_ONE, e, out=e)
+    return np.divide(_ONE, e, e)
 
 
 _MANY_MAX = 1 << 13  # elements in all: sigmoid_many's shared evaluation up to this size
