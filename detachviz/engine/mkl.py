@@ -168,6 +168,8 @@ def vml(name: str, fallback: Any = None) -> Any:
             a = np.asarray(a)
         fn = fns.get(a.dtype)
         if fn is None:
+            if fallback is None:
+                raise TypeError(f"VML {name} takes float32 or float64, not {a.dtype}")
             return fallback(a)
         n = a.size
         flags = a.flags
