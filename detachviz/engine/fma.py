@@ -53,12 +53,13 @@ def _untie(s: np.ndarray, a: Any, b: Any, c: Any) -> np.ndarray:
     )
     ch = np.broadcast_to(np.asarray(c, dtype=_F64), shape).reshape(-1)[halfway]
     sh = flat[halfway]
-    err = _two_sum_err(ph, ch, sh)
+    err = two_sum_err(ph, ch, sh)
     flat[halfway] = np.where(err != 0, np.nextafter(sh, np.copysign(np.inf, err)), sh)
     return flat.reshape(shape)
 
 
-def _two_sum_err(a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.ndarray:
+def two_sum_err(a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """The rounding error of s = fl(a + b), exactly (Knuth's two-sum): 0 when s is exact."""
     bb = s - a
     return (a - (s - bb)) + (b - bb)
 
@@ -74,9 +75,9 @@ def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
     bh, bl = _split(b)
     pl = ((ah * bh - ph) + ah * bl + al * bh) + al * bl
     th = c + ph
-    tl = _two_sum_err(c, ph, th)
+    tl = two_sum_err(c, ph, th)
     v = tl + pl
-    verr = _two_sum_err(tl, pl, v)
+    verr = two_sum_err(tl, pl, v)
     even = (v.view(np.int64) & 1) == 0
     v = np.where((verr != 0) & even, np.nextafter(v, np.copysign(np.inf, verr)), v)  # to odd
     return th + v
@@ -138,7 +139,7 @@ def _double_rounded(a: Any, b: Any, c: Any, s: np.ndarray) -> bool:
     a, b, c = (
         np.broadcast_to(np.asarray(v, np.float64), s.shape).reshape(-1)[tie] for v in (a, b, c)
     )
-    return bool(_two_sum_err(a * b, c, s.reshape(-1)[tie]).any())
+    return bool(two_sum_err(a * b, c, s.reshape(-1)[tie]).any())
 
 
 def _ties(s: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine.fma import Fused, _two_sum_err, fma32
+from detachviz.engine.fma import Fused, fma32, two_sum_err
 
 EXACT_MAX = 1 << 16  # elements; larger float32 inputs take numpy's float32 kernels
 
@@ -198,7 +198,7 @@ def _rounded_twice(prods: np.ndarray, sums: np.ndarray, s: np.ndarray, tied: np.
     s: Sleef's s, as float64."""
     step, col = np.nonzero(tied)
     c = np.where(step == 5, s[col], _ADDENDS[step])
-    return bool(np.count_nonzero(_two_sum_err(prods[step, col], c, sums[step, col])))
+    return bool(np.count_nonzero(two_sum_err(prods[step, col], c, sums[step, col])))
 
 
 def sigmoid(a: Any) -> Any:
