@@ -103,10 +103,11 @@ def _pow2i(q: np.ndarray) -> np.ndarray:
 
 def sleef_expf(d: np.ndarray) -> np.ndarray:
     """Sleef_expf8_u10 (AVX2 build: every vmla a fused multiply-add) on a float32 array."""
-    if d.ndim == 1 and _in_fast_range(d):
-        fast = _sleef_expf_fast(d, d.astype(np.float64), np.empty_like(d))
+    if d.size and _in_fast_range(d):
+        flat = d.reshape(-1)  # elementwise: any layout gives the same values
+        fast = _sleef_expf_fast(flat, flat.astype(np.float64), np.empty_like(flat))
         if fast is not None:
-            return fast
+            return fast.reshape(d.shape)
     fused = Fused()
     out = _sleef_expf(d, fused)
     return out if fused.exact() else _sleef_expf(d, fma32)
@@ -205,10 +206,10 @@ def sigmoid(a: Any) -> Any:
     """torch's sigmoid: float32 by its vectorised/scalar split (module docstring), the rest
     as `1 / (1 + exp(-a))` in the dtype."""
     a = np.asarray(a)
-    if a.dtype == _F32 and a.ndim == 1 and 0 < a.size <= EXACT_MAX:
-        fast = _sigmoid_fast(a)
+    if a.dtype == _F32 and 0 < a.size <= EXACT_MAX and a.flags.c_contiguous:
+        fast = _sigmoid_fast(a.reshape(-1))  # one contiguous run, as torch's loop sees it
         if fast is not None:
-            return fast
+            return fast.reshape(a.shape)
     with np.errstate(over="ignore"):
         if a.dtype != _F32:
             one = a.dtype.type(1) if a.dtype.kind in "fc" else 1

@@ -133,3 +133,11 @@ def test_sigmoid_fast_path_sizes_against_torch(rt, n):
         x = x.astype(np.float32)
         assert transcendental._sigmoid_fast(x) is not None
         assert _bits(transcendental.sigmoid(x)) == _bits(rt.sigmoid(rt.from_numpy(x)).numpy())
+
+
+def test_sigmoid_fast_path_for_contiguous_nd_and_row_strided_inputs(rt):
+    x = np.random.default_rng(9).uniform(-9, 9, (6, 4, 21)).astype(np.float32)
+    t = rt.from_numpy(x)
+    assert transcendental._in_fast_range(x)
+    for ours, theirs in ((x, t), (x[:, 1], t[:, 1]), (x[::2, ::3], t[::2, ::3])):
+        assert _bits(transcendental.sigmoid(ours)) == _bits(rt.sigmoid(theirs).numpy())
