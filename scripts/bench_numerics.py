@@ -108,12 +108,14 @@ def _time(fn: Any, repeat: int, number: int) -> float:
 
 def speed_table(torch: Any, repeat: int, number: int) -> None:
     """Per call, in microseconds: the MKL backend, the numpy fallback, numpy's own float32
-    kernel, torch; then the ratios to numpy (the issue's budget: at most 1.10 at large sizes)."""
+    kernel, torch; then the ratios to numpy (the issue's budget: at most 1.10 at large sizes).
+    At 20 elements every column is per-call overhead (sigmoid's exact Sleef path: ~45 numpy
+    calls; see docs/performance.md, "Transcendentals at small sizes")."""
     print(
         f"\n{'op':8} {'n':>8} {'mkl us':>9} {'ours us':>9} {'numpy32':>9} {'torch us':>9}"
         f" {'mkl/np':>7} {'ours/np':>8}"
     )
-    for n in (1000, 100_000, 1_000_000):
+    for n in (20, 1000, 100_000, 1_000_000):  # 20: bench_engine's per-op size
         for op in OPS:
             x = inputs(op, n, 0)
             fast = _mkl(op)

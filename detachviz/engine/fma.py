@@ -8,27 +8,58 @@ from typing import Any
 
 import numpy as np
 
+_F64 = np.dtype(np.float64)
+_LOW = np.int64(0x1FFFFFFF)  # a float64's bits below float32 precision (normal range)
+_HALF = np.int64(0x10000000)  # those bits of a float32 halfway point
+
 
 def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
     """float32 a*b + c with one rounding (a, b, c float32). The product is exact in float64; the
     sum rounded to float64 can only round wrongly to float32 when it lands exactly on a float32
-    halfway point, and only there (rare) the exact error term decides."""
-    p = np.multiply(a, b, dtype=np.float64)
-    s = np.add(p, c, dtype=np.float64)
-    halfway = np.flatnonzero((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000)
-    if halfway.size:
-        shape = s.shape
-        flat = s.reshape(-1).copy()
-        ph = np.broadcast_to(p, shape).reshape(-1)[halfway]
-        ch = np.broadcast_to(np.asarray(c, dtype=np.float64), shape).reshape(-1)[halfway]
-        sh = flat[halfway]
-        err = _two_sum_err(ph, ch, sh)
-        flat[halfway] = np.where(err != 0, np.nextafter(sh, np.copysign(np.inf, err)), sh)
-        s = flat.reshape(shape)
+    halfway point, and only there (rare) the exact error term decides.
+    NOTE: the common case is six numpy calls (a 20-element call is their overhead); the tie
+    search and the exact error term run only when some sum is a halfway point."""
+    s = np.multiply(a, b, dtype=_F64)
+    s += c
+    if np.count_nonzero((s.view(np.int64) & _LOW) == _HALF):
+        s = _untie(s, a, b, c)
     return s.astype(np.float32)
 
 
-def _two_sum_err(a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.ndarray:
+def one_minus_square32(y: np.ndarray) -> np.ndarray:
+    """fma32(-y, y, 1) for float32 y (tanh_backward's `1 - y*y`): `1 - y*y` in float64, rounded
+    once, which is the fused result for every float32 y:
+    - |y| >= 2**-3: y*y is a multiple of 2**-52 (y one of 2**-26), so 1 - y*y (at most 1 when
+      y is finite) is exact in float64;
+    - |y| < 2**-13: the exact value and its float64 rounding lie above 1 - 2**-26, nearer to 1
+      than the float32 halfway point 1 - 2**-25;
+    - 2**-13 <= |y| < 2**-3 (84 million float32 per sign): by exhaustion, no float64 result is
+      a float32 halfway point (scripts/check_numerics_bits.py; tests/engine/test_fma.py
+      checks one binade), so the double rounding cannot differ from the single one."""
+    y64 = y.astype(np.float64)
+    y64 *= y64
+    return np.subtract(1.0, y64, out=y64).astype(np.float32)
+
+
+def _untie(s: np.ndarray, a: Any, b: Any, c: Any) -> np.ndarray:
+    """s (the float64 sums a*b + c) with each halfway point moved one float64 step towards the
+    exact value, so that rounding it to float32 rounds the exact value."""
+    halfway = np.flatnonzero(_ties(s))
+    shape = s.shape
+    flat = s.reshape(-1).copy()
+    ph = (
+        (np.broadcast_to(np.asarray(a, _F64), shape).reshape(-1)[halfway])
+        * (np.broadcast_to(np.asarray(b, _F64), shape).reshape(-1)[halfway])
+    )
+    ch = np.broadcast_to(np.asarray(c, dtype=_F64), shape).reshape(-1)[halfway]
+    sh = flat[halfway]
+    err = two_sum_err(ph, ch, sh)
+    flat[halfway] = np.where(err != 0, np.nextafter(sh, np.copysign(np.inf, err)), sh)
+    return flat.reshape(shape)
+
+
+def two_sum_err(a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """The rounding error of s = fl(a + b), exactly (Knuth's two-sum): 0 when s is exact."""
     bb = s - a
     return (a - (s - bb)) + (b - bb)
 
@@ -44,9 +75,9 @@ def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
     bh, bl = _split(b)
     pl = ((ah * bh - ph) + ah * bl + al * bh) + al * bl
     th = c + ph
-    tl = _two_sum_err(c, ph, th)
+    tl = two_sum_err(c, ph, th)
     v = tl + pl
-    verr = _two_sum_err(tl, pl, v)
+    verr = two_sum_err(tl, pl, v)
     even = (v.view(np.int64) & 1) == 0
     v = np.where((verr != 0) & even, np.nextafter(v, np.copysign(np.inf, verr)), v)  # to odd
     return th + v
@@ -108,7 +139,7 @@ def _double_rounded(a: Any, b: Any, c: Any, s: np.ndarray) -> bool:
     a, b, c = (
         np.broadcast_to(np.asarray(v, np.float64), s.shape).reshape(-1)[tie] for v in (a, b, c)
     )
-    return bool(_two_sum_err(a * b, c, s.reshape(-1)[tie]).any())
+    return bool(two_sum_err(a * b, c, s.reshape(-1)[tie]).any())
 
 
 def _ties(s: np.ndarray) -> np.ndarray:

@@ -21,17 +21,16 @@ import numpy as np
 
 from detachviz.engine import blas, state, transcendental
 from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
-from detachviz.engine.fma import fma32, fma64
+from detachviz.engine.fma import fma64, one_minus_square32
 from detachviz.engine.function import apply
 from detachviz.engine.node import MULTI, Node, Saved, named_attrs, new_node, node_class
 from detachviz.engine.tensor import AS_STRIDED, NO_EDGE, Tensor, edge, wrap
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
-_ONE32 = np.float32(1.0)
-# NOTE: np.dot and np.where are __array_function__ dispatchers; on 20-element arrays the
-# dispatch costs more than the work (dot: ~4x its BLAS call). The rules pass only ndarrays,
-# so they call the implementation behind the dispatcher (the same function without the
-# override lookup); a numpy without the attribute keeps the public function.
+# NOTE: np.where is an __array_function__ dispatcher; on 20-element arrays the dispatch costs
+# more than the work. The rules pass only ndarrays, so they call the implementation behind
+# the dispatcher (the same function without the override lookup); a numpy without the
+# attribute keeps the public function. (engine/blas.py does the same for np.dot.)
 _where = getattr(np.where, "_implementation", np.where)
 
 
@@ -117,7 +116,7 @@ class NP:
         """torch's tanh_backward: `g * (1 - y * y)` with `1 - y * y` one fused multiply-add
         (GCC contracts it in the AVX2 kernel; rounding twice differs in ~70% of elements)."""
         if y.dtype == _F32:
-            return g * fma32(-y, y, _ONE32)
+            return g * one_minus_square32(y)  # = fma32(-y, y, 1), in three numpy calls
         if y.dtype == _F64:
             return g * fma64(-y, y, 1.0)
         return g * (ONE_OF.get(y.dtype, 1) - y * y)

@@ -15,7 +15,10 @@ What torch 2.13 (the pip CPU build, MKL linked, AVX2 capability) runs for float3
 - sigmoid: its own kernel (UnaryOpsKernel.cpp): contiguous runs are computed 16 at a time as
   `1 / (1 + exp(0 - x))` with Sleef's `expf8_u10` (reproduced below, its fused multiply-adds
   included), and the last `n % 16` elements (all of them when the input is strided) by the
-  scalar `1 / (1 + std::exp(-x))`, glibc's correctly rounded expf.
+  scalar `1 / (1 + std::exp(-x))`, glibc's expf (correctly rounded but for about 1 in 3,000
+  values: its error bound is 0.502 ulp; float64 exp rounded once stands in for it). The Sleef
+  part has a fast path (_sleef_expf_fast, |x| <= 87: float64 where exact by proof, ~45 numpy
+  calls for a small sigmoid) and the step-by-step reference (_sleef_expf) for the rest.
 
 Above EXACT_MAX elements the float64 evaluation would cost 2-10x numpy's float32 kernels, so
 large tensors keep numpy's float32 kernels (the large-tensor speed stays what it was).
@@ -28,12 +31,13 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine.fma import Fused, fma32
+from detachviz.engine.fma import Fused, fma32, two_sum_err
 
 EXACT_MAX = 1 << 16  # elements; larger float32 inputs take numpy's float32 kernels
 
 _F32 = np.dtype(np.float32)
 _ONE = np.float32(1.0)
+_ZERO = np.float32(0.0)
 
 
 def _rounded(f64: Any, f32: Any) -> Any:
@@ -47,17 +51,15 @@ def _rounded(f64: Any, f32: Any) -> Any:
     return op
 
 
-_VML_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
-
-
 def _backed(vml_name: str, fallback: Any) -> Any:
     """The op: MKL's VML `vml_name` for float32/float64 when engine.mkl loads (torch's own
     kernel, so torch's bits), else `fallback`; chosen once, on the first call."""
     chosen: list[Any] = []
 
     def op(a: Any) -> Any:
-        if not chosen:
-            chosen.append(_pick(vml_name, fallback))
+        if chosen:
+            return chosen[0](a)
+        chosen.append(_pick(vml_name, fallback))
         return chosen[0](a)
 
     op.__name__ = fallback.__name__
@@ -68,15 +70,8 @@ def _backed(vml_name: str, fallback: Any) -> Any:
 def _pick(vml_name: str, fallback: Any) -> Any:
     from detachviz.engine import mkl
 
-    vml = mkl.vml(vml_name)
-    if vml is None:
-        return fallback
-
-    def op(a: Any) -> Any:
-        a = np.asarray(a)
-        return vml(a) if a.dtype in _VML_DTYPES else fallback(a)
-
-    return op
+    vml = mkl.vml(vml_name, fallback)
+    return fallback if vml is None else vml
 
 
 sin = _backed("Sin", _rounded(np.sin, np.sin))
@@ -111,12 +106,18 @@ def _pow2i(q: np.ndarray) -> np.ndarray:
 
 def sleef_expf(d: np.ndarray) -> np.ndarray:
     """Sleef_expf8_u10 (AVX2 build: every vmla a fused multiply-add) on a float32 array."""
+    if d.size and _in_fast_range(d):
+        flat = d.reshape(-1)  # elementwise: any layout gives the same values
+        fast = _sleef_expf_fast(flat, flat.astype(np.float64), np.empty_like(flat))
+        if fast is not None:
+            return fast.reshape(d.shape)
     fused = Fused()
     out = _sleef_expf(d, fused)
     return out if fused.exact() else _sleef_expf(d, fma32)
 
 
 def _sleef_expf(d: np.ndarray, fma: Any) -> np.ndarray:
+    """The reference emulation, step by step as Sleef's source (every input, every size)."""
     with np.errstate(over="ignore", invalid="ignore"):
         q = np.rint(d * _R_LN2)
         q = np.where(np.isfinite(q), q, 0).astype(np.int32)  # nan/inf lanes are replaced below
@@ -134,10 +135,85 @@ def _sleef_expf(d: np.ndarray, fma: Any) -> np.ndarray:
         return np.where(np.isnan(d), d, u).astype(np.float32)
 
 
+_FAST_MAX = np.float32(87.0)  # |d| up to this: every result and intermediate is a normal float32
+# L2U + L2L (exact: 43 significant bits) as a float64 array of one element, so that q (float32)
+# widens to float64 under numpy 1.x's value-based casting as under 2.x's rules; the polynomial's
+# constants only meet float64 arrays, so plain float64 scalars (a third cheaper per call)
+_L2_64 = np.array([float(_L2U) + float(_L2L)])
+_EXP_P64 = tuple(np.float64(c) for c in _EXP_P)
+_LOW_BITS = np.int64(0x1FFFFFFF)  # a float64's bits below float32 precision
+_HALFWAY = np.int64(0x10000000)  # those bits of a float32 halfway point
+
+
+def _in_fast_range(d: np.ndarray) -> bool:
+    """|d| <= 87 everywhere (no nan): _sleef_expf_fast's domain."""
+    return np.count_nonzero(np.abs(d) <= _FAST_MAX) == d.size
+
+
+def _sleef_expf_fast(d: np.ndarray, d64: np.ndarray, out: np.ndarray) -> np.ndarray | None:
+    """Sleef's expf on a 1-D float32 array d (d64: d as float64) with |d| <= 87 (no nan:
+    _in_fast_range), into `out`, in about 25 numpy calls instead of the reference's ~60; None
+    when some fused step's float64 sum was rounded onto a float32 halfway point (then the
+    reference decides).
+
+    Why each step gives Sleef's bits (q = rint(d * R_LN2) as Sleef, |q| <= 126):
+    - s = fma(q, -L2U, d), then fma(q, -L2L, s). L2U is a multiple of 2**-18; for q != 0,
+      |d| >= 0.34 is a multiple of 2**-25 and |d - q*L2U| < 0.5, so the first step is exact in
+      float32 and s is `d - q*(L2U + L2L)` rounded once. L2U + L2L is exact in float64 (a
+      multiple of 2**-43 below 1), so are its product with q (50 bits) and d minus that (a
+      multiple of 2**-43 below 0.5): one float64 expression, one rounding.
+    - each polynomial step fma(u, s, c) and the last fma(s*s, u, s): the product of two
+      float32 is exact in float64, the sum is rounded to float64 and then to float32, which is
+      the one rounding of the exact value unless the float64 sum is exactly halfway between
+      two float32 (the only place a double rounding can differ): all six sums are kept in one
+      buffer and checked at once; a halfway sum that is exact (its error term 0) rounds to
+      even as the fused step does.
+    - 1 + w is a float32 add; scaling by 2**q in two halves is exact for normal results, as
+      is ldexp (e**-87 and e**87 are normal float32)."""
+    n = d.size
+    q = np.rint(d * _R_LN2)
+    s64 = np.subtract(d64, q * _L2_64, d64)  # the exact value (d64 is the caller's scratch)
+    s = s64.astype(np.float32)
+    s64[...] = s  # (a float32 times a float32 would multiply in float32: widen s once)
+    prods = np.empty((6, n))
+    sums = np.empty((6, n))
+    p, r = prods[0], sums[0]
+    np.multiply(s64, _EXP_P64[0], p)
+    u = np.add(p, _EXP_P64[1], r).astype(np.float32)
+    for k in range(1, 5):
+        p, r = prods[k], sums[k]
+        np.multiply(u, s64, p)
+        u = np.add(p, _EXP_P64[k + 1], r).astype(np.float32)
+    p, r = prods[5], sums[5]
+    np.multiply(s * s, u, p, dtype=np.float64)
+    w = np.add(p, s64, r).astype(np.float32)
+    tied = (sums.view(np.int64) & _LOW_BITS) == _HALFWAY
+    if np.count_nonzero(tied) and _rounded_twice(prods, sums, s64, tied):
+        return None
+    w += _ONE
+    return np.ldexp(w, q.astype(np.int32), out)
+
+
+_ADDENDS = np.array([float(c) for c in _EXP_P[1:]] + [0.0])  # each fused step's c (the last: s)
+
+
+def _rounded_twice(prods: np.ndarray, sums: np.ndarray, s: np.ndarray, tied: np.ndarray) -> bool:
+    """Whether some halfway float64 sum (`tied`) of _sleef_expf_fast's steps was itself rounded
+    (a float32 halfway point that is the exact value rounds to even correctly: no fallback).
+    s: Sleef's s, as float64."""
+    step, col = np.nonzero(tied)
+    c = np.where(step == 5, s[col], _ADDENDS[step])
+    return bool(np.count_nonzero(two_sum_err(prods[step, col], c, sums[step, col])))
+
+
 def sigmoid(a: Any) -> Any:
     """torch's sigmoid: float32 by its vectorised/scalar split (module docstring), the rest
     as `1 / (1 + exp(-a))` in the dtype."""
     a = np.asarray(a)
+    if a.dtype == _F32 and 0 < a.size <= EXACT_MAX and a.flags.c_contiguous:
+        fast = _sigmoid_fast(a.reshape(-1))  # one contiguous run, as torch's loop sees it
+        if fast is not None:
+            return fast.reshape(a.shape)
     with np.errstate(over="ignore"):
         if a.dtype != _F32:
             one = a.dtype.type(1) if a.dtype.kind in "fc" else 1
@@ -157,6 +233,25 @@ def sigmoid(a: Any) -> Any:
             t = rows[:, vec:].astype(np.float64)
             out[:, vec:] = _ONE / (_ONE + np.exp(-t).astype(np.float32))
         return out.reshape(a.shape)
+
+
+def _sigmoid_fast(a: np.ndarray) -> np.ndarray | None:
+    """sigmoid of a 1-D float32 array whose elements are at unit stride, |a| <= 87 (no
+    overflow anywhere): Sleef's expf on the 16-element blocks, float64 exp on the tail, one
+    `1 / (1 + e)` over both; None where sigmoid's general path decides."""
+    n = a.size
+    if (a.strides[0] != 4 and n > 1) or not _in_fast_range(a):
+        return None
+    d = np.subtract(_ZERO, a)
+    d64 = d.astype(np.float64)
+    vec = n - n % 16
+    e = np.empty_like(a)
+    if vec < n:
+        e[vec:] = np.exp(d64[vec:])  # glibc's expf: correctly rounded but for rare cases
+    if vec and _sleef_expf_fast(d[:vec], d64[:vec], e[:vec]) is None:
+        return None
+    e += _ONE
+    return np.divide(_ONE, e, e)
 
 
 _MANY_MAX = 1 << 13  # elements in all: sigmoid_many's shared evaluation up to this size

@@ -54,3 +54,20 @@ def test_fma64_rounds_once():
     assert got == [float(_exact_fma(x, y, z)) for x, y, z in zip(a, b, c, strict=True)]
     assert got[-1] == 1 + 2**-26 + 2**-27 + 2**-52
     assert got != (a * b + c).tolist()  # the unfused sum differs somewhere: the test can fail
+
+
+def test_one_minus_square32_is_the_fused_result():
+    rng = np.random.default_rng(2)
+    y = np.concatenate(
+        [rng.uniform(-1, 1, 5000), np.exp(rng.uniform(-60, 0, 5000)), [0.0, -0.0, 1.0, -1.0]]
+    ).astype(np.float32)
+    assert fma.one_minus_square32(y).tolist() == fma.fma32(-y, y, np.float32(1)).tolist()
+
+
+def test_one_minus_square32_never_meets_a_halfway_point_in_one_binade():
+    # its docstring's exhaustive claim for 2**-13 <= |y| < 2**-3, here for the binade nearest
+    # to 1 - y*y's largest rounding errors (scripts/check_numerics_bits.py runs all ten)
+    lo, hi = (int(np.float32(v).view(np.int32)) for v in (2**-4, 2**-3))
+    y = np.arange(lo, hi, dtype=np.int32).view(np.float32).astype(np.float64)
+    s = 1.0 - y * y
+    assert not np.count_nonzero((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000)

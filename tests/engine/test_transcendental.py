@@ -87,3 +87,57 @@ def test_the_backend_is_mkl_exactly_when_it_loads():
         assert got.tolist() == mkl.vml("Sin")(x).tolist()
     else:
         assert got.tolist() == transcendental.sin.fallback(x).tolist()
+
+
+def _reference_sleef(d: np.ndarray) -> np.ndarray:
+    from detachviz.engine.fma import fma32
+
+    return transcendental._sleef_expf(d, fma32)  # every fused step through the exact fma32
+
+
+def test_sleef_fast_path_is_the_reference_emulation_bit_for_bit():
+    # random magnitudes, the chain's fixed point, exact-halfway sums (linspace data: the fast
+    # path keeps them), and the edge of its range; scripts/check_numerics_bits.py checks every
+    # float32 in [0.5, 20] against torch
+    rng = np.random.default_rng(7)
+    parts = [
+        rng.uniform(-87, 87, 4096),
+        np.exp(rng.uniform(-80, 4, 4096)) * rng.choice([-1, 1], 4096),
+        np.full(16, 0.65904605),
+        np.linspace(-3, 3, 20 * 16),
+        [87.0, -87.0, 0.0, -0.0, 1e-40, -1e-45],
+    ]
+    d = np.concatenate(parts).astype(np.float32)
+    d = d[: d.size - d.size % 16]
+    assert transcendental._in_fast_range(d)
+    fast = transcendental._sleef_expf_fast(d, d.astype(np.float64), np.empty_like(d))
+    assert fast is not None
+    assert _bits(fast) == _bits(_reference_sleef(d))
+    linspace = np.linspace(-3, 3, 320, dtype=np.float32)  # has exact halfway sums
+    sums_tied = transcendental._sleef_expf_fast(
+        linspace, linspace.astype(np.float64), np.empty_like(linspace)
+    )
+    assert sums_tied is not None and _bits(sums_tied) == _bits(_reference_sleef(linspace))
+
+
+def test_sleef_outside_the_fast_range_takes_the_reference():
+    d = np.array([87.5, -88.0, 100.5, -104.5, np.nan, np.inf] + [1.0] * 10, dtype=np.float32)
+    assert not transcendental._in_fast_range(d)
+    assert _bits(transcendental.sleef_expf(d)) == _bits(_reference_sleef(d))
+
+
+@pytest.mark.parametrize("n", (1, 4, 15, 16, 20, 33, 48))
+def test_sigmoid_fast_path_sizes_against_torch(rt, n):
+    rng = np.random.default_rng(n)
+    for x in (rng.uniform(-9, 9, n), np.linspace(-3, 3, n), np.full(n, 0.65904605)):
+        x = x.astype(np.float32)
+        assert transcendental._sigmoid_fast(x) is not None
+        assert _bits(transcendental.sigmoid(x)) == _bits(rt.sigmoid(rt.from_numpy(x)).numpy())
+
+
+def test_sigmoid_fast_path_for_contiguous_nd_and_row_strided_inputs(rt):
+    x = np.random.default_rng(9).uniform(-9, 9, (6, 4, 21)).astype(np.float32)
+    t = rt.from_numpy(x)
+    assert transcendental._in_fast_range(x)
+    for ours, theirs in ((x, t), (x[:, 1], t[:, 1]), (x[::2, ::3], t[::2, ::3])):
+        assert _bits(transcendental.sigmoid(ours)) == _bits(rt.sigmoid(theirs).numpy())
