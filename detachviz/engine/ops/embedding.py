@@ -164,11 +164,12 @@ def embedding(
             "detachviz: its gradient would be a sparse COO tensor, which detachviz lacks "
             "(sparse=False gives the same values with a dense gradient)"
         )
-    idx = indices._data.astype(np.int64)
+    idx = indices._data.astype(np.int64, copy=False)
     num = weight._data.shape[0]
-    if idx.size and (idx.min() < 0 or idx.max() >= num):
+    # one pass for both bounds: a negative index is out of range as unsigned
+    if idx.size and (idx.view(np.uint64) >= num).any():
         raise IndexError("index out of range in self")
-    data = np.ascontiguousarray(weight._data[idx])
+    data = np.take(weight._data, idx, axis=0)  # the rows, contiguous (cheaper than w[idx])
     out = object.__new__(Tensor)
     init_tensor(out, data, weight._dtype)
     pad = int(padding_idx)
