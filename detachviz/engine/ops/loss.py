@@ -248,19 +248,14 @@ def _nll(
         picked = np.take_along_axis(xd, np.expand_dims(safe, cdim), cdim).squeeze(cdim)
     losses = -(picked * w)
     # NOTE: torch leaves total_weight 0 for an unreduced batch, but a 1-D input always sums it
-    # (np.add.reduce is ndarray.sum without its Python layer)
     unreduced = reduction == _NONE and xd.ndim > 1
     total = xd.dtype.type(0) if unreduced else np.add.reduce(w, None, xd.dtype)
-    if reduction == _NONE:
-        data = losses
-    else:
-        data = np.add.reduce(losses, None, xd.dtype)
-        if reduction == _MEAN:
-            if abs(total) >= 1:  # the division can raise no floating-point warning
-                data = data / total
-            else:
-                with np.errstate(all="ignore"):
-                    data = data / total  # NOTE: all targets ignored gives nan, as in torch
+    data = losses if reduction == _NONE else np.add.reduce(losses, None, xd.dtype)
+    if reduction == _MEAN and abs(total) >= 1:  # this division cannot warn
+        data = data / total
+    elif reduction == _MEAN:
+        with np.errstate(all="ignore"):
+            data = data / total  # NOTE: all targets ignored gives nan, as in torch
     out = object.__new__(Tensor)
     init_tensor(out, np.asarray(data, dtype=xd.dtype), x._dtype)
     attrs = (reduction, ignore)
