@@ -249,14 +249,13 @@ def _nll(
     losses = -(picked * w)
     # NOTE: torch leaves total_weight 0 for an unreduced batch, but a 1-D input always sums it
     unreduced = reduction == _NONE and xd.ndim > 1
-    total = xd.dtype.type(0) if unreduced else w.sum(dtype=xd.dtype)
-    if reduction == _NONE:
-        data = losses
-    else:
-        data = losses.sum(dtype=xd.dtype)
-        if reduction == _MEAN:
-            with np.errstate(all="ignore"):
-                data = data / total  # NOTE: all targets ignored gives nan, as in torch
+    total = xd.dtype.type(0) if unreduced else np.add.reduce(w, None, xd.dtype)
+    data = losses if reduction == _NONE else np.add.reduce(losses, None, xd.dtype)
+    if reduction == _MEAN and abs(total) >= 1:  # this division cannot warn
+        data = data / total
+    elif reduction == _MEAN:
+        with np.errstate(all="ignore"):
+            data = data / total  # NOTE: all targets ignored gives nan, as in torch
     out = object.__new__(Tensor)
     init_tensor(out, np.asarray(data, dtype=xd.dtype), x._dtype)
     attrs = (reduction, ignore)
