@@ -27,8 +27,10 @@ from typing import Any
 DEFERRED = frozenset(
     {
         "activation",
+        "arrange",
         "attention",
         "conv",
+        "counting",
         "decomp",
         "einsum",
         "embedding",
