@@ -48,6 +48,7 @@ DEFERRED = frozenset(
         "scatter",
         "sort",
         "stats",
+        "totals",
     }
 )
 PACKAGE = "detachviz.engine.ops"

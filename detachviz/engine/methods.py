@@ -39,6 +39,7 @@ from detachviz.engine.tensor import Tensor, saved_value
 arrange = deferred.family("arrange")
 attention = deferred.family("attention")
 counting = deferred.family("counting")
+totals = deferred.family("totals")
 decomp = deferred.family("decomp")
 layout = deferred.family("layout")
 pointwise = deferred.family("pointwise")
@@ -436,6 +437,9 @@ TENSOR_METHODS: dict[str, Any] = {
     "bincount": counting.bincount,
     "unique": counting.unique,
     "unique_consecutive": counting.unique_consecutive,
+    "prod": totals.prod,
+    "nansum": totals.nansum,
+    "nanmean": totals.nanmean,
     # autograd
     "backward": _backward,
     "register_post_accumulate_grad_hook": _post_accumulate_hook,

@@ -277,6 +277,10 @@ trunc = _pw.trunc
 # shape ops (shapeops helper, round 6): ops/arrange.py, ops/counting.py
 _arrange = _deferred.family("arrange")  # noqa: E402
 _counting = _deferred.family("counting")  # noqa: E402
+_totals = _deferred.family("totals")  # noqa: E402
+prod = _totals.prod
+nansum = _totals.nansum
+nanmean = _totals.nanmean
 movedim = _arrange.movedim
 moveaxis = _arrange.movedim
 swapaxes = _arrange.swapaxes

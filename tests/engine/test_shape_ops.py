@@ -18,6 +18,19 @@ def _idx(t, v):
     return t.tensor(v)
 
 
+def _ZERO1(t):  # noqa: N802 - a constant mask
+    return t.tensor([[1.0, 0.0, 1.0], [1.0, 1.0, 1.0]], dtype=t.float64)
+
+
+def _ZERO2(t):  # noqa: N802
+    return t.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]], dtype=t.float64)
+
+
+def _NANS(t, a):  # noqa: N802 - NaN where the mask says, the input elsewhere
+    mask = t.tensor([[False, True, False], [False, False, True]])
+    return t.where(mask, t.tensor(float("nan"), dtype=t.float64), a)
+
+
 # name -> (f(t, *inputs) -> tensor or tuple of tensors, input shapes)
 OPS = {
     "movedim": (lambda t, a: a.movedim(0, 2), [(2, 3, 4)]),
@@ -94,6 +107,16 @@ OPS = {
     "unfold_gap": (lambda t, a: a.unfold(-1, 2, 3), [(3, 7)]),
     "unfold_0d": (lambda t, a: a.unfold(0, 1, 1), [()]),
     "unfold_twice": (lambda t, a: a.unfold(0, 2, 1).unfold(1, 2, 2), [(3, 4)]),
+    "prod": (lambda t, a: a.prod(), [(2, 3)]),
+    "prod_dim": (lambda t, a: t.prod(a, 1), [(2, 3)]),
+    "prod_keep_neg": (lambda t, a: a.prod(-2, keepdim=True), [(2, 3)]),
+    "prod_0d": (lambda t, a: a.prod(0), [()]),
+    "prod_one_zero": (lambda t, a: (a * _ZERO1(t)).prod(), [(2, 3)]),
+    "prod_two_zeros": (lambda t, a: (a * _ZERO2(t)).prod(), [(2, 3)]),
+    "prod_dim_zeros": (lambda t, a: (a * _ZERO2(t)).prod(0), [(2, 3)]),
+    "nansum": (lambda t, a: _NANS(t, a).nansum(), [(2, 3)]),
+    "nansum_dim": (lambda t, a: t.nansum(_NANS(t, a), (0, 1), keepdim=True), [(2, 3)]),
+    "nanmean": (lambda t, a: _NANS(t, a).nanmean(-1), [(2, 3)]),
 }
 
 
@@ -161,7 +184,8 @@ def test_grads_match_finite_differences(name):
 
 
 DOUBLE = ["rot90_k", "take", "trace", "unfold_gap", "unfold_twice", "kron", "tensordot"]
-DOUBLE += ["matrix_power_3", "diff_n", "take_along_dim"]
+DOUBLE += ["matrix_power_3", "diff_n", "take_along_dim", "prod", "prod_dim", "prod_one_zero"]
+DOUBLE += ["prod_two_zeros", "prod_dim_zeros", "nansum_dim", "nanmean"]
 
 
 @pytest.mark.parametrize("name", DOUBLE)
@@ -264,6 +288,10 @@ def _counting(t):
         "tril_indices": (t.tril_indices(3, 4, 1), t.tril_indices(3, 3, dtype=t.int32)),
         "triu_indices": (t.triu_indices(3, 3, -1), t.triu_indices(2, 4), t.triu_indices(0, 3)),
         "broadcast_shapes": t.broadcast_shapes((2, 1), (3,), 1),
+        "prod_ints": (t.tensor([[1, 2], [3, 4]]).prod(1), t.tensor([True, False]).prod()),
+        "prod_dtype": (t.tensor([1, 2], dtype=t.int32).prod(), x.prod(dtype=t.float64)),
+        "nansum_ints": (t.tensor([1, 2]).nansum(), t.nansum(t.tensor([float("nan")]))),
+        "nanmean_all_nan": t.tensor([[float("nan"), 1.0]]).nanmean(0),
     }
 
 
@@ -328,6 +356,7 @@ ERRORS = {
     "bincount_float": lambda t: t.bincount(t.tensor([1.0])),
     "searchsorted_dims": lambda t: t.searchsorted(t.tensor([[1, 3]]), t.tensor([1, 2])),
     "searchsorted_side": lambda t: t.searchsorted(t.tensor([1, 3]), t.tensor([1]), side="mid"),
+    "nanmean_int": lambda t: t.tensor([1, 2]).nanmean(),
     "meshgrid_indexing": lambda t: t.meshgrid(t.zeros(2), indexing="ji"),
 }
 
