@@ -314,6 +314,16 @@ def test_meshgrid_without_indexing_warns_like_torch(rt):
         assert tuple(a.shape) == (2, 3) and b.tolist() == [[0, 1, 2], [0, 1, 2]]
 
 
+@pytest.mark.parametrize("k", [0, 1, 2, 3, -1])
+def test_rot90_has_torchs_layout(rt, k):
+    # odd k is a transposed flip copy in torch: not contiguous, so .view(-1) refuses
+    res = []
+    for t in (torch, rt):
+        r = t.arange(6.0).reshape(2, 3).rot90(k)
+        res.append((r.is_contiguous(), r.stride(), r.tolist()))
+    assert res[0] == res[1]
+
+
 def test_trace_of_ints_is_long(rt):
     for t in (torch, rt):
         assert t.tensor([[1, 2], [3, 4]], dtype=t.int32).trace().dtype == t.int64

@@ -26,7 +26,7 @@ from detachviz.engine.node import Saved, node_class
 from detachviz.engine.ops import arith, join, linalg, reduce, view
 from detachviz.engine.ops.layout import diag_embed, flip
 from detachviz.engine.ops.scatter import dim_index, gather, np_or
-from detachviz.engine.ops.unary import clone, contiguous
+from detachviz.engine.ops.unary import clone, clone_np, contiguous
 from detachviz.engine.size import Size
 from detachviz.engine.tensor import Tensor, wrap
 
@@ -580,7 +580,17 @@ def matrix_power(input: Tensor, n: int) -> Tensor:  # noqa: A002
 # ops with a backward node of their own
 # --------------------------------------------------------------------------------------------
 def _rot90_np(a: np.ndarray, k: int, dims: tuple[int, int]) -> np.ndarray:
-    return np.rot90(a, k, dims).copy()
+    """torch's rot90 with its layout: a flipped copy, transposed in place for odd k (so the
+    result is not contiguous then), a plain clone for k % 4 == 0."""
+    d0, d1 = dims[0] % a.ndim, dims[1] % a.ndim
+    k %= 4
+    if k == 1:
+        return np.flip(a, d1).copy().swapaxes(d0, d1)
+    if k == 2:
+        return np.flip(a, (d0, d1)).copy()
+    if k == 3:
+        return np.flip(a, d0).copy().swapaxes(d0, d1)
+    return clone_np(a)
 
 
 ROT90 = node_class(

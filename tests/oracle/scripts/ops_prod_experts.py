@@ -20,4 +20,6 @@ z.grad = None
 z.prod(1).sum().backward()
 print(z.grad)
 print(torch.tensor([[1, 2], [3, 4]]).prod(0), torch.prod(torch.tensor([True, True])))
-print(torch.tensor([1.0, float("nan"), 2.0]).nansum(), torch.tensor([[float("nan"), 3.0]]).nanmean(1))
+print(
+    torch.tensor([1.0, float("nan"), 2.0]).nansum(), torch.tensor([[float("nan"), 3.0]]).nanmean(1)
+)
