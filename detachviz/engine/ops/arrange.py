@@ -28,7 +28,13 @@ from detachviz.engine.ops.layout import diag_embed, flip
 from detachviz.engine.ops.scatter import dim_index, gather, np_or
 from detachviz.engine.ops.unary import clone, clone_np, contiguous
 from detachviz.engine.size import Size
-from detachviz.engine.tensor import Tensor, wrap
+from detachviz.engine.tensor import Tensor, init_tensor, wrap
+
+
+def init_new(data: np.ndarray, dtype: Any) -> Tensor:
+    out = object.__new__(Tensor)
+    init_tensor(out, data, dtype)
+    return out
 
 
 def _ints(args: tuple[Any, ...]) -> tuple[int, ...]:
@@ -521,6 +527,14 @@ def inner(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     return tensordot(input, other, ([-1], [-1]))
 
 
+def unsafe_view(inner: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """at::_unsafe_view: shares inner's storage but is no view of it (no _base)."""
+    out = init_new(inner._data.reshape(shape), inner._dtype)
+    out._storage = inner._storage
+    out._vc = inner._share_vc()
+    return kit.finish(view.UNSAFE_VIEW, "_unsafe_view", (inner,), out, (inner._data.shape,))
+
+
 def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     n = max(input._data.ndim, other._data.ndim)
     pa, pb = n - input._data.ndim, n - other._data.ndim
@@ -533,8 +547,8 @@ def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
         ra += [sa, 1]
         rb += [1, sb]
         res.append(sa * sb)
-    prod = arith.mul(linalg._unsafe_view(input, tuple(ra)), linalg._unsafe_view(other, tuple(rb)))
-    return linalg._unsafe_view(prod, tuple(res))
+    prod = arith.mul(unsafe_view(input, tuple(ra)), unsafe_view(other, tuple(rb)))
+    return unsafe_view(prod, tuple(res))
 
 
 def matrix_power(input: Tensor, n: int) -> Tensor:  # noqa: A002

@@ -169,7 +169,7 @@ def searchsorted(
     if sorter is not None:
         seq = np.take_along_axis(seq, sorter._data.astype(np.int64), axis=-1)
     vals = input._data if isinstance(input, Tensor) else np.asarray(input)
-    how = "right" if right else "left"
+    how: Any = "right" if right else "left"
     if seq.ndim == 1:
         res = np.searchsorted(seq, vals, side=how)
     else:
