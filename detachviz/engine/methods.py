@@ -438,6 +438,8 @@ TENSOR_METHODS: dict[str, Any] = {
     "unique": counting.unique,
     "unique_consecutive": counting.unique_consecutive,
     "prod": totals.prod,
+    "cummax": scan.cummax,
+    "cummin": scan.cummin,
     "nansum": totals.nansum,
     "nanmean": totals.nanmean,
     # autograd

@@ -117,6 +117,10 @@ OPS = {
     "nansum": (lambda t, a: _NANS(t, a).nansum(), [(2, 3)]),
     "nansum_dim": (lambda t, a: t.nansum(_NANS(t, a), (0, 1), keepdim=True), [(2, 3)]),
     "nanmean": (lambda t, a: _NANS(t, a).nanmean(-1), [(2, 3)]),
+    "cummax": (lambda t, a: a.cummax(1).values, [(2, 4)]),
+    "cummin": (lambda t, a: t.cummin(a, dim=-2)[0], [(3, 2)]),
+    "cummax_ties": (lambda t, a: (a * _ZERO2(t)).cummax(1).values, [(2, 3)]),
+    "cummin_0d": (lambda t, a: a.cummin(0).values, [()]),
 }
 
 
@@ -185,7 +189,7 @@ def test_grads_match_finite_differences(name):
 
 DOUBLE = ["rot90_k", "take", "trace", "unfold_gap", "unfold_twice", "kron", "tensordot"]
 DOUBLE += ["matrix_power_3", "diff_n", "take_along_dim", "prod", "prod_dim", "prod_one_zero"]
-DOUBLE += ["prod_two_zeros", "prod_dim_zeros", "nansum_dim", "nanmean"]
+DOUBLE += ["prod_two_zeros", "prod_dim_zeros", "nansum_dim", "nanmean", "cummax", "cummin"]
 
 
 @pytest.mark.parametrize("name", DOUBLE)
@@ -291,6 +295,8 @@ def _counting(t):
         "prod_ints": (t.tensor([[1, 2], [3, 4]]).prod(1), t.tensor([True, False]).prod()),
         "prod_dtype": (t.tensor([1, 2], dtype=t.int32).prod(), x.prod(dtype=t.float64)),
         "nansum_ints": (t.tensor([1, 2]).nansum(), t.nansum(t.tensor([float("nan")]))),
+        "cummax_ties_nan": (x.cummax(1), x.cummin(0), t.tensor([[1, 3], [2, 3]]).cummax(0)),
+        "cummax_nan": t.tensor([1.0, float("nan"), 5.0, 0.0]).cummin(0),
         "nanmean_all_nan": t.tensor([[float("nan"), 1.0]]).nanmean(0),
     }
 
