@@ -121,6 +121,11 @@ OPS = {
     "cummin": (lambda t, a: t.cummin(a, dim=-2)[0], [(3, 2)]),
     "cummax_ties": (lambda t, a: (a * _ZERO2(t)).cummax(1).values, [(2, 3)]),
     "cummin_0d": (lambda t, a: a.cummin(0).values, [()]),
+    "index_fill": (lambda t, a: a.index_fill(1, t.tensor([0, -1]), 0.5), [(2, 3)]),
+    "index_fill_t": (lambda t, a, v: t.index_fill(a, 0, t.tensor([1, 1]), v), [(2, 3), ()]),
+    "index_fill_": (lambda t, a, v: (a * 1).index_fill_(-1, t.tensor(1), v), [(2, 3), ()]),
+    "index_copy": (lambda t, a, b: a.index_copy(1, t.tensor([2, 0]), b), [(2, 3), (2, 2)]),
+    "index_copy_": (lambda t, a, b: (a * 1).index_copy_(0, t.tensor([1]), b), [(2, 3), (1, 3)]),
 }
 
 
@@ -189,6 +194,7 @@ def test_grads_match_finite_differences(name):
 
 DOUBLE = ["rot90_k", "take", "trace", "unfold_gap", "unfold_twice", "kron", "tensordot"]
 DOUBLE += ["matrix_power_3", "diff_n", "take_along_dim", "prod", "prod_dim", "prod_one_zero"]
+DOUBLE += ["index_fill_t", "index_copy", "index_copy_"]
 DOUBLE += ["prod_two_zeros", "prod_dim_zeros", "nansum_dim", "nanmean", "cummax", "cummin"]
 
 
@@ -211,6 +217,27 @@ def test_double_backward_matches_torch(rt, name):
             assert a is None or not np.any(a)
         else:
             np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+
+
+FORWARD = ["movedim_seq", "ravel_noncontig", "rot90_k", "unfold_gap", "take", "trace", "prod"]
+FORWARD += ["prod_dim_zeros", "nansum_dim", "cummax", "index_fill_t", "index_copy", "kron"]
+FORWARD += ["tensordot", "take_along_dim", "diff_pre_app", "matrix_power_3", "tensor_split_idx"]
+
+
+@pytest.mark.parametrize("name", FORWARD)
+def test_forward_ad_tangents_match_torch(rt, name):
+    f, shapes = OPS[name]
+    arrays = _inputs(shapes)
+    tangents = _inputs(shapes)
+    res = []
+    for t in (torch, rt):
+        fwad = t.autograd.forward_ad
+        with fwad.dual_level():
+            duals = [fwad.make_dual(t.tensor(a), t.tensor(b)) for a, b in zip(arrays, tangents)]
+            outs = _outs(f(t, *duals))
+            res.append([fwad.unpack_dual(o).tangent.numpy().copy() for o in outs])
+    for a, b in zip(*res):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
 
 
 # ----------------------------------------------------------------------- views and aliasing
@@ -373,6 +400,13 @@ ERRORS = {
     "searchsorted_dims": lambda t: t.searchsorted(t.tensor([[1, 3]]), t.tensor([1, 2])),
     "searchsorted_side": lambda t: t.searchsorted(t.tensor([1, 3]), t.tensor([1]), side="mid"),
     "nanmean_int": lambda t: t.tensor([1, 2]).nanmean(),
+    "index_fill_dtype": lambda t: t.zeros(2, 3).index_fill(1, t.tensor([1.0]), 2),
+    "index_fill_range": lambda t: t.zeros(2, 3).index_fill(1, t.tensor([3]), 2),
+    "index_fill_2d": lambda t: t.zeros(2, 3).index_fill(1, t.tensor([[1]]), 2),
+    "index_fill_value": lambda t: t.zeros(2, 3).index_fill(1, t.tensor([1]), t.ones(1)),
+    "index_copy_count": lambda t: t.zeros(2, 3).index_copy(1, t.tensor([1]), t.ones(2, 2)),
+    "index_copy_range": lambda t: t.zeros(2, 3).index_copy_(1, t.tensor([3]), t.ones(2, 1)),
+    "index_copy_dtype": lambda t: t.zeros(2, 3).index_copy(1, t.tensor([1.0]), t.ones(2, 1)),
     "meshgrid_indexing": lambda t: t.meshgrid(t.zeros(2), indexing="ji"),
 }
 
