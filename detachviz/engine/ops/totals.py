@@ -159,8 +159,12 @@ def _nansum_back(k: Any, g: Any, s: Any, a: Any) -> Any:
     if a.dim and not a.keepdim and sizes:
         for d in sorted(dim_index(i, len(sizes)) for i in a.dim):
             g = _unsqueeze(k, g, d)
-    nan = np.isnan(xd)
-    return k.where0(~nan, k.expand(g, sizes))
+    keep = ~np.isnan(xd)  # torch's grad * self.isnan().logical_not(): MulBackward0
+    return np_or(
+        k,
+        lambda: np.broadcast_to(g, sizes) * keep,
+        lambda: arith.mul(k.expand(g, sizes), wrap(keep)),
+    )
 
 
 def _nansum_jvp(t: Any, p: Any, o: Any, a: Any) -> Any:
