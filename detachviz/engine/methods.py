@@ -446,6 +446,8 @@ TENSOR_METHODS: dict[str, Any] = {
     "cummin": scan.cummin,
     "nansum": totals.nansum,
     "nanmean": totals.nanmean,
+    "median": totals.median,
+    "nanmedian": totals.nanmedian,
     # autograd
     "backward": _backward,
     "register_post_accumulate_grad_hook": _post_accumulate_hook,

@@ -220,3 +220,71 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
 
     factor = reduce.sum(compare.logical_not(compare.isnan(input)), dim, keepdim)
     return arith.div(nansum(input, dim, keepdim, dtype=dtype), factor)
+
+
+# --------------------------------------------------------------------------------------------
+# median / nanmedian over everything: the lower median (torch's), NaN-propagating for median,
+# NaN-skipping for nanmedian; the gradient spreads evenly over the elements equal to it
+# (torch's evenly_distribute_backward: NaNs count as equal to a NaN result). The dim forms
+# (values and indices) stay refused: torch's index among ties comes from its nth_element.
+# --------------------------------------------------------------------------------------------
+def _median_mask(x: np.ndarray, value: np.ndarray) -> np.ndarray:
+    return np.isnan(x) if np.isnan(value) else x == value
+
+
+def _evenly_back(k: Any, g: Any, s: Any, a: Any) -> Any:
+    x, value = k.data(s[0]), k.data(s[1])
+    mask = _median_mask(x, value)
+    count = int(mask.sum())
+
+    def tensors() -> Any:
+        zeros = wrap(np.zeros(mask.shape, dtype=g._data.dtype), g._dtype)
+        return join.masked_fill(zeros, wrap(mask), arith.div(g, count))
+
+    return np_or(k, lambda: np.where(mask, g / count, np.zeros((), g.dtype)), tensors)
+
+
+def _evenly_fwd(t: Any, p: Any, o: Any, a: Any) -> Any:
+    mask = _median_mask(p[0], o)
+    return np.sum(np.where(mask, t, 0)) / mask.sum()
+
+
+_MEDIAN_SAVED = (Saved("self", 0, (0,)), Saved("result", RESULT, (0,)))
+MEDIAN0 = node_class("MedianBackward0", (_evenly_back,), saved=_MEDIAN_SAVED, jvp=(_evenly_fwd,))
+NANMEDIAN0 = node_class(
+    "NanmedianBackward0", (_evenly_back,), saved=_MEDIAN_SAVED, jvp=(_evenly_fwd,)
+)
+
+
+def _lower_median(a: np.ndarray, skip_nan: bool) -> np.ndarray:
+    flat = a.reshape(-1)
+    if flat.dtype.kind == "f":
+        nan = np.isnan(flat)
+        if skip_nan:
+            flat = flat[~nan]
+        elif nan.any():
+            return np.asarray(np.nan, dtype=a.dtype)
+    if flat.size == 0:  # torch's NaN, and for integers the lowest value
+        low = (
+            np.nan if a.dtype.kind == "f" else np.iinfo(a.dtype).min if a.dtype.kind in "iu" else 0
+        )
+        return np.asarray(low, dtype=a.dtype)
+    return np.asarray(np.sort(flat, kind="stable")[(flat.size - 1) // 2], dtype=a.dtype)
+
+
+def _median_op(name: str, cls: Any, skip_nan: bool) -> Any:
+    def op(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A002
+        if dim is not None:
+            raise NotImplementedError(
+                f"detachviz: torch.{name}(input, dim) is not supported (only {name}(input))"
+            )
+        data = _lower_median(input._data, skip_nan)
+        diff = cls if input._dtype.is_floating_point else None
+        return apply(diff, name, (input,), data, input._dtype)
+
+    op.__name__ = name
+    return op
+
+
+median = _median_op("median", MEDIAN0, False)
+nanmedian = _median_op("nanmedian", NANMEDIAN0, True)
