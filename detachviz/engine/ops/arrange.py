@@ -63,7 +63,7 @@ def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:  # noqa: A0
             f"the same number of dims as destination ({dst} dims)"
         )
     if nd == 0:
-        return view.kit.view(view.ALIAS, "alias", input, input._data.view())
+        return kit.view(view.ALIAS, "alias", input, input._data.view())
     s = [_wrap_dim(d, nd) for d in src]
     t = [_wrap_dim(d, nd) for d in dst]
     if len(set(s)) != len(s):

@@ -1,6 +1,7 @@
-"""Products and NaN-skipping sums: prod (ProdBackward0 over everything, ProdBackward1 along a
-dim), nansum (NansumBackward0) and nanmean (torch's nansum / count of non-NaNs, so its
-grad_fn is DivBackward0).
+"""Products, NaN-skipping sums and whole-tensor medians: prod (ProdBackward0 over everything,
+ProdBackward1 along a dim), nansum (NansumBackward0), nanmean (torch's nansum / count of
+non-NaNs, so its grad_fn is DivBackward0), median()/nanmedian() (MedianBackward0,
+NanmedianBackward0).
 
 prod's backward is torch's prod_backward: grad * result / input when the input has no zero,
 else the zero-safe form (the product of the elements before times the product of those
