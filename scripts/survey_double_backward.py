@@ -156,6 +156,30 @@ OPS: dict[str, tuple[np.ndarray, F]] = {
     "remainder": (X2, lambda T, x: T.remainder(x, 0.7) * x),
 }
 
+# the shape ops of round 6 (engine/ops/arrange.py, totals.py, scan.py, scatter.py)
+OPS.update(
+    {
+        "rot90": (X2, lambda T, x: x.rot90(1) ** 3),
+        "unfold": (X2, lambda T, x: x.unfold(1, 2, 1) ** 3),
+        "trace": (X2, lambda T, x: (x[:, :3] ** 3).trace()),
+        "prod": (X2, lambda T, x: x.prod(1) * x[:, 0]),
+        "prod_all": (X2, lambda T, x: x[:2].prod() * x),
+        "cummax": (X2, lambda T, x: x.cummax(1).values ** 3),
+        "index_fill": (X2, lambda T, x: x.index_fill(1, T.tensor([0, 2]), 0.5) ** 3),
+        "index_copy": (
+            X2,
+            lambda T, x: x.index_copy(1, T.tensor([2, 0]), x[:, :2] * x[:, 2:]) ** 3,
+        ),
+        "nansum": (X2, lambda T, x: x.nansum(1) ** 3),
+        "kron": (X2, lambda T, x: T.kron(x[:2, :2], x[2]) ** 3),
+        "tensordot": (X2, lambda T, x: T.tensordot(x, x, ([1], [1])) ** 3),
+        "take_along_dim": (X2, lambda T, x: T.take_along_dim(x, T.tensor([[1], [0], [3]]), 1) ** 3),
+        "diff": (X2, lambda T, x: x.diff(dim=1) ** 3),
+        "movedim": (X2, lambda T, x: x.movedim(0, 1) ** 3),
+        "matrix_power": (X2, lambda T, x: T.matrix_power(x[:, :3], 3) * x[:, :3]),
+    }
+)
+
 
 def edges(t: Any) -> list[str]:
     """t's backward graph as sorted `Name -> Next, Next` lines (an explicit stack)."""

@@ -27,8 +27,10 @@ from typing import Any
 DEFERRED = frozenset(
     {
         "activation",
+        "arrange",
         "attention",
         "conv",
+        "counting",
         "decomp",
         "einsum",
         "embedding",
@@ -47,6 +49,7 @@ DEFERRED = frozenset(
         "sort",
         "special",
         "stats",
+        "totals",
     }
 )
 PACKAGE = "detachviz.engine.ops"

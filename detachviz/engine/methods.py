@@ -36,7 +36,10 @@ from detachviz.engine.ops import (
 from detachviz.engine.tensor import Tensor, saved_value
 
 # op families imported on first use (engine/deferred.py)
+arrange = deferred.family("arrange")
 attention = deferred.family("attention")
+counting = deferred.family("counting")
+totals = deferred.family("totals")
 decomp = deferred.family("decomp")
 layout = deferred.family("layout")
 pointwise = deferred.family("pointwise")
@@ -403,6 +406,50 @@ TENSOR_METHODS: dict[str, Any] = {
     "absolute_": inplace.abs_,
     "negative_": inplace.neg_,
     "clip_": inplace.clamp_,
+    # shape ops (shapeops helper, round 6): ops/arrange.py, ops/counting.py
+    "movedim": arrange.movedim,
+    "moveaxis": arrange.movedim,
+    "swapaxes": arrange.swapaxes,
+    "swapdims": arrange.swapaxes,
+    "ravel": arrange.ravel,
+    "unflatten": arrange.unflatten,
+    "select": arrange.select,
+    "tensor_split": arrange.tensor_split,
+    "hsplit": arrange.hsplit,
+    "vsplit": arrange.vsplit,
+    "dsplit": arrange.dsplit,
+    "split_with_sizes": arrange.split_with_sizes,
+    "broadcast_to": arrange.broadcast_to,
+    "fliplr": arrange.fliplr,
+    "flipud": arrange.flipud,
+    "diagflat": arrange.diagflat,
+    "diff": arrange.diff,
+    "inner": arrange.inner,
+    "kron": arrange.kron,
+    "matrix_power": arrange.matrix_power,
+    "rot90": arrange.rot90,
+    "take": arrange.take,
+    "take_along_dim": arrange.take_along_dim,
+    "trace": arrange.trace,
+    "sum_to_size": arrange.sum_to_size,
+    "unfold": arrange.unfold,
+    "nonzero": counting.nonzero,
+    "argwhere": counting.argwhere,
+    "count_nonzero": counting.count_nonzero,
+    "bincount": counting.bincount,
+    "unique": counting.unique,
+    "unique_consecutive": counting.unique_consecutive,
+    "prod": totals.prod,
+    "cummax": scan.cummax,
+    "index_fill": scatter.index_fill,
+    "index_fill_": scatter.index_fill_,
+    "index_copy": scatter.index_copy,
+    "index_copy_": scatter.index_copy_,
+    "cummin": scan.cummin,
+    "nansum": totals.nansum,
+    "nanmean": totals.nanmean,
+    "median": totals.median,
+    "nanmedian": totals.nanmedian,
     # autograd
     "backward": _backward,
     "register_post_accumulate_grad_hook": _post_accumulate_hook,

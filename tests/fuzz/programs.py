@@ -270,6 +270,27 @@ def _setitem(ch: Chooser, s: list[Shape]) -> tuple[str, None] | None:
     return None if not s[0] else ("{a}[0] = 0.5", None)
 
 
+def _ravel(ch: Chooser, s: list[Shape]) -> tuple[str, Shape]:
+    return "{a}.ravel()", (math.prod(s[0]),)
+
+
+def _movedim(ch: Chooser, s: list[Shape]) -> tuple[str, Shape] | None:
+    shape = s[0]
+    if len(shape) < 2:
+        return None
+    if len(shape) == 2 and ch.coin():
+        return "torch.swapaxes({a}, 0, 1)", shape[::-1]
+    return "{a}.movedim(0, -1)", shape[1:] + shape[:1]
+
+
+def _rot90(ch: Chooser, s: list[Shape]) -> tuple[str, Shape] | None:
+    shape = s[0]
+    if len(shape) != 2:
+        return None
+    k = ch.pick([1, 2, 3])
+    return f"{{a}}.rot90({k})", shape if k == 2 else shape[::-1]
+
+
 # NOTE: what is left out, and why: random ops (values differ by design), integer dtypes (the
 # float programs already reach every autograd rule), `x.data = y` (storage swap changes shapes
 # under the generator's feet).
@@ -297,6 +318,11 @@ OPS: tuple[OpRow, ...] = (
     OpRow("sum", 1, "value", _reduce("sum")),
     OpRow("mean", 1, "value", _reduce("mean")),
     OpRow("matmul", 2, "value", _matmul),
+    OpRow("prod", 1, "value", _reduce("prod")),
+    OpRow("nansum", 1, "value", _reduce("nansum")),
+    OpRow("ravel", 1, "value", _ravel),
+    OpRow("movedim", 1, "value", _movedim),
+    OpRow("rot90", 1, "value", _rot90),
     OpRow("view", 1, "value", _view),
     OpRow("transpose", 1, "value", _transpose),
     OpRow("unsqueeze", 1, "value", _unsqueeze),

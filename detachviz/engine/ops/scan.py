@@ -122,3 +122,96 @@ def cumprod_(x: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     return inplace(
         x, "cumprod_", CUMPROD, lambda a: np.cumprod(a, axis=d).reshape(a.shape), (), (dim,)
     )
+
+
+# --------------------------------------------------------------------------------------------
+# cummax / cummin (shapeops helper, round 6): the running extreme and where it was reached;
+# among equal values the later index wins (torch compares with >= / <=), and a NaN, once
+# reached, stays with its index. The backward scatters the gradient onto those indices
+# (torch's cummaxmin_backward: zeros.scatter_add(dim, indices, grad)).
+# --------------------------------------------------------------------------------------------
+def _running(a: np.ndarray, d: int, better: Any) -> tuple[np.ndarray, np.ndarray]:
+    am = np.moveaxis(a, d, 0)
+    vals = np.empty_like(am)
+    idx = np.zeros(am.shape, dtype=np.int64)
+    for i in range(am.shape[0]):
+        if i == 0:
+            vals[0], idx[0] = am[0], 0
+            continue
+        x, prev = am[i], vals[i - 1]
+        take = (
+            np.isnan(x) | (~np.isnan(prev) & better(x, prev))
+            if a.dtype.kind == "f"
+            else (better(x, prev))
+        )
+        vals[i] = np.where(take, x, prev)
+        idx[i] = np.where(take, i, idx[i - 1])
+    return np.moveaxis(vals, 0, d), np.moveaxis(idx, 0, d)
+
+
+def _cumext_back(k: Any, g: Any, s: Any, a: Any) -> Any:
+    (x,) = s
+    xd = k.data(x)
+    if xd.ndim == 0:
+        return g
+    d = dim_index(a.dim, xd.ndim)
+
+    def arrays() -> Any:
+        out = np.zeros(xd.shape, dtype=g.dtype)
+        grids = list(np.indices(xd.shape, sparse=True))
+        grids[d] = a.indices._data
+        np.add.at(out, tuple(grids), g)
+        return out
+
+    def tensors() -> Any:
+        from detachviz.engine.ops.scatter import scatter_add
+        from detachviz.engine.tensor import wrap
+
+        zeros = wrap(np.zeros(xd.shape, dtype=g._data.dtype), g._dtype)
+        return scatter_add(zeros, d, a.indices, g)
+
+    return np_or(k, arrays, tensors)
+
+
+def _cumext_jvp(t: Any, p: Any, o: Any, a: Any) -> Any:
+    x = p[0]
+    if x.ndim == 0:
+        return t
+    d = dim_index(a.dim, x.ndim)
+    return np.take_along_axis(np.broadcast_to(t, x.shape), a.indices._data, axis=d)
+
+
+def _cum_extreme(name: str, better: Any) -> tuple[Any, Any]:
+    from detachviz.engine.ops.reduce import return_type
+
+    cls = node_class(
+        f"{name.capitalize()}Backward0",
+        (_cumext_back,),
+        saved=(Saved("self", 0, (0,)),),
+        attrs=("dim", "indices"),
+        jvp=(_cumext_jvp,),
+    )
+    rtype = return_type(name)
+
+    def op(input: Tensor, dim: int) -> Any:  # noqa: A002
+        from detachviz.engine.tensor import wrap
+
+        a = input._data
+        d = dim_index(dim, max(a.ndim, 1))
+        if a.ndim == 0:
+            vals, idx = a.copy(), np.zeros((), dtype=np.int64)
+        elif a.shape[d] == 0:
+            vals, idx = a.copy(), np.zeros(a.shape, dtype=np.int64)
+        else:
+            vals, idx = _running(a, d, better)
+        indices = wrap(idx, dtypes.int64)
+        diff = cls if input._dtype.is_floating_point else None
+        values = apply(diff, name, (input,), vals, input._dtype, (d, indices))
+        return rtype(values, indices)
+
+    op.__name__ = name
+    return cls, op
+
+
+CUMMAX, cummax = _cum_extreme("cummax", np.greater_equal)
+CUMMIN, cummin = _cum_extreme("cummin", np.less_equal)

@@ -483,3 +483,183 @@ def masked_scatter_(x: Tensor, mask: Tensor, source: Tensor) -> Tensor:
         (source,),
         (mask, source._data.shape),
     )
+
+
+# --------------------------------------------------------------------------------------------
+# index_fill / index_copy (shapeops helper, round 6), out of place and in place. torch's
+# formulas: self's gradient is grad.index_fill(dim, index, 0); a tensor fill value's is
+# grad.index_select(dim, unique(index)).sum(); index_copy's source gets
+# grad.index_select(dim, index).
+# --------------------------------------------------------------------------------------------
+def _fill_index(x: Tensor, dim: int, index: Tensor, name: str) -> tuple[int, np.ndarray]:
+    if index._dtype.name != "int64":
+        if name.startswith("index_copy"):
+            raise RuntimeError(
+                f"index_copy_(): Expected a long tensor for index, but got "
+                f"{index._dtype.legacy.replace('Tensor', '')}"
+            )
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index._data.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    nd = x._data.ndim
+    d = dim_index(dim, nd)
+    size = x._data.shape[d] if nd else 1
+    idx = index._data.reshape(-1)
+    bad = idx[(idx < -size) | (idx >= size)]
+    if bad.size:
+        what = "index_copy_(): index" if name.startswith("index_copy") else "index"
+        raise IndexError(
+            f"{what} {int(bad[0])} is out of bounds for dimension {d} with size {size}"
+        )
+    return d, idx % max(size, 1)
+
+
+def _at(nd: int, d: int, idx: np.ndarray) -> tuple[Any, ...]:
+    return (slice(None),) * d + (idx,) if nd else ()
+
+
+def _filled_np(a: np.ndarray, d: int, idx: np.ndarray, value: Any) -> np.ndarray:
+    out = a.copy()
+    out[_at(a.ndim, d, idx)] = value
+    return out
+
+
+def _zero_self(k: Any, g: Any, s: Any, a: Any) -> Any:
+    def arrays() -> Any:
+        d, idx = _fill_index(wrap(g), a.dim, a.index, "index_fill")
+        return _filled_np(g, d, idx, 0)
+
+    return np_or(k, arrays, lambda: index_fill(g, a.dim, a.index, 0))
+
+
+def _fill_value_back(k: Any, g: Any, s: Any, a: Any) -> Any:
+    uniq = wrap(np.unique(a.index._data.reshape(-1)))
+    return np_or(
+        k,
+        lambda: np.asarray(np.sum(_index_select_np(g, a.dim % max(g.ndim, 1), uniq._data))),
+        lambda: index_select(g, a.dim, uniq).sum(),
+    )
+
+
+def _norm_idx(a: Any, o: np.ndarray) -> tuple[int, np.ndarray]:
+    d = a.dim % max(o.ndim, 1)
+    return d, a.index._data.reshape(-1) % max(o.shape[d] if o.ndim else 1, 1)
+
+
+def _fill_jvp(t: Any, p: Any, o: Any, a: Any) -> Any:
+    d, idx = _norm_idx(a, o)
+    return _filled_np(np.broadcast_to(t, o.shape), d, idx, 0)
+
+
+def _value_jvp(t: Any, p: Any, o: Any, a: Any) -> Any:
+    d, idx = _norm_idx(a, o)
+    return _filled_np(np.zeros(o.shape, o.dtype), d, idx, t)
+
+
+def _source_jvp(t: Any, p: Any, o: Any, a: Any) -> Any:
+    d, idx = _norm_idx(a, o)
+    return _copy_np(np.zeros(o.shape, o.dtype), d, idx, np.asarray(t))
+
+
+INDEX_FILL0 = node_class(
+    "IndexFillBackward0", (_zero_self,), attrs=("dim", "index"), jvp=(_fill_jvp,)
+)
+INDEX_FILL1 = node_class(
+    "IndexFillBackward1",
+    (_zero_self, _fill_value_back),
+    attrs=("dim", "index"),
+    jvp=(_fill_jvp, _value_jvp),
+)
+
+
+def _fill_parts(x: Tensor, dim: int, index: Tensor, value: Any, name: str) -> Any:
+    d, idx = _fill_index(x, dim, index, name)
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(
+                "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value._data.ndim} dimension(s)."
+            )
+        return d, idx, value._data, INDEX_FILL1, (value,)
+    return d, idx, value, INDEX_FILL0, ()
+
+
+def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:  # noqa: A002
+    d, idx, v, cls, others = _fill_parts(input, dim, index, value, "index_fill")
+    data = _filled_np(input._data, d, idx, v)
+    return apply(cls, "index_fill", (input, *others), data, input._dtype, (dim, index))
+
+
+def index_fill_(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:  # noqa: A002
+    d, idx, v, cls, others = _fill_parts(input, dim, index, value, "index_fill_")
+    return inplace(
+        input, "index_fill_", cls, lambda a: _filled_np(a, d, idx, v), others, (dim, index)
+    )
+
+
+def _copy_source_back(k: Any, g: Any, s: Any, a: Any) -> Any:
+    (src,) = s
+    shape = np.shape(k.data(src))
+
+    def arrays() -> Any:
+        r = _index_select_np(
+            g,
+            a.dim % max(g.ndim, 1),
+            a.index._data.reshape(-1) % max(g.shape[a.dim] if g.ndim else 1, 1),
+        )
+        return np.broadcast_to(r, shape).copy() if shape else r.reshape(())
+
+    def tensors() -> Any:
+        r = index_select(g, a.dim, a.index.reshape(-1))
+        return r.expand(*shape) if shape else r.reshape(())
+
+    return np_or(k, arrays, tensors)
+
+
+INDEX_COPY = node_class(
+    "IndexCopyBackward0",
+    (_zero_self, _copy_source_back),
+    saved=(Saved("source", 1, (1,)),),
+    attrs=("dim", "index", "source_dim"),
+    jvp=(_fill_jvp, _source_jvp),
+)
+
+
+def _copy_np(a: np.ndarray, d: int, idx: np.ndarray, src: np.ndarray) -> np.ndarray:
+    out = a.copy()
+    if not a.ndim:
+        out[()] = src.reshape(())
+        return out
+    out[_at(a.ndim, d, idx % a.shape[d])] = src if src.ndim else src.reshape((1,) * a.ndim)
+    return out
+
+
+def _copy_parts(x: Tensor, dim: int, index: Tensor, source: Tensor) -> tuple[int, np.ndarray]:
+    d, idx = _fill_index(x, dim, index, "index_copy_")
+    n_src = source._data.shape[d] if source._data.ndim else 1
+    if idx.size != n_src:
+        raise IndexError(
+            f"index_copy_(): Number of indices ({idx.size}) should be equal to source.size(dim) "
+            f"({n_src})"
+        )
+    return d, idx
+
+
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:  # noqa: A002
+    d, idx = _copy_parts(input, dim, index, source)
+    data = _copy_np(input._data, d, idx, source._data.astype(input._data.dtype))
+    attrs = (dim, index, source._data.ndim)
+    return apply(INDEX_COPY, "index_copy", (input, source), data, input._dtype, attrs)
+
+
+def index_copy_(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:  # noqa: A002
+    d, idx = _copy_parts(input, dim, index, source)
+    sd = source._data.astype(input._data.dtype)
+    return inplace(
+        input,
+        "index_copy_",
+        INDEX_COPY,
+        lambda a: _copy_np(a, d, idx, sd),
+        (source,),
+        (dim, index, source._data.ndim),
+    )
