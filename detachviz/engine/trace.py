@@ -120,7 +120,7 @@ class Record(Ref):
         self.index = index
         self.op = op
         self.inputs = inputs
-        self._outs = outputs
+        self._outs: tuple[Ref, ...] | None = outputs
         self.cut = cut
         self._code: Any = None
         self._at: Any = line  # the line, or with `_code` the instruction offset
@@ -136,14 +136,14 @@ class Record(Ref):
     def outputs(self) -> tuple[Ref, ...]:
         """The snapshots of the op's outputs, as the op left them."""
         outs = self._outs
-        return (self,) if outs is None else outs  # type: ignore[no-any-return]
+        return (self,) if outs is None else outs
 
     @outputs.setter
     def outputs(self, value: tuple[Ref, ...]) -> None:
         self._outs = value
 
-    @property  # type: ignore[override]
-    def producer(self) -> Record | None:
+    @property
+    def producer(self) -> Record | None:  # type: ignore[override]
         """As the output's snapshot, the record is its own producer."""
         return self
 
