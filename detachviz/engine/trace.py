@@ -79,8 +79,12 @@ class Ref:
         return tuple(int(d) for d in shape)
 
 
-class Record:
+class Record(Ref):
     """One op: its name, input and output snapshots, and where in the script it ran.
+
+    A record of an op with one output that writes nothing is also that output's snapshot
+    (`outputs` is `(self,)`, `producer` is itself): one object per op, and no cycle
+    between a record and its output's snapshot, so a dropped step is freed at once.
 
     `op` is the forward name (`pow`, `mul`, `detach`, `data`, `tensor`, `add_`, ...).
     `cut` is one of CUTS when the op severs gradient flow from a value that requires grad
@@ -98,8 +102,8 @@ class Record:
     """
 
     __slots__ = (
-        "index", "op", "inputs", "outputs", "cut", "_code", "_at", "inplace", "grad_enabled",
-        "_saved_raw", "_pins", "__weakref__",
+        "index", "op", "inputs", "cut", "_code", "_at", "inplace", "grad_enabled",
+        "_saved_raw", "_pins", "_outs", "__weakref__",
     )  # fmt: skip
 
     def __init__(
@@ -116,7 +120,7 @@ class Record:
         self.index = index
         self.op = op
         self.inputs = inputs
-        self.outputs = outputs
+        self._outs: tuple[Ref, ...] | None = outputs
         self.cut = cut
         self._code: Any = None
         self._at: Any = line  # the line, or with `_code` the instruction offset
@@ -127,6 +131,21 @@ class Record:
         # The node may be held weakly (then the record lives only as long as it does).
         self._saved_raw: tuple[Any, Any] | None = None
         self._pins: tuple[Any, ...] = ()
+
+    @property
+    def outputs(self) -> tuple[Ref, ...]:
+        """The snapshots of the op's outputs, as the op left them."""
+        outs = self._outs
+        return (self,) if outs is None else outs
+
+    @outputs.setter
+    def outputs(self, value: tuple[Ref, ...]) -> None:
+        self._outs = value
+
+    @property
+    def producer(self) -> Record | None:  # type: ignore[override]
+        """As the output's snapshot, the record is its own producer."""
+        return self
 
     @property
     def line(self) -> int | None:
@@ -427,31 +446,29 @@ class Recorder:
                     rec._at = frame.f_lasti
                     break
                 frame = frame.f_back
-        if len(outputs) == 1:  # `_output`, inlined
+        if len(outputs) == 1 and not inplace:  # the record is its output's snapshot
             t = outputs[0]
-            ref = _new(Ref)
-            ref.requires_grad = t._requires_grad
-            ref.producer = rec
-            ref._shape = t._data.shape
-            ref.owner = self
-            ref._t = _weakref(t)
-            t._trace = ref
+            rec._outs = None
+            rec.requires_grad = t._requires_grad
+            rec._shape = t._data.shape
+            rec.owner = self
+            rec._t = _weakref(t)
+            t._trace = rec
             fn = t._grad_fn
             if fn is None:
-                ref._fn = None
+                rec._fn = None
             else:
-                ref._fn = wfn = _weakref(fn)
+                rec._fn = wfn = _weakref(fn)
                 fn._trace = rec
                 if fn._saved:
                     rec._saved_raw = (wfn, fn._saved)
-            rec.outputs = (ref,)
         elif outputs:
-            rec.outputs = tuple([self._output(t, rec) for t in outputs])
+            rec._outs = tuple([self._output(t, rec) for t in outputs])
             fn = outputs[0]._grad_fn
             if fn is not None and fn._saved:
                 rec._saved_raw = (_weakref(fn), fn._saved)
         else:
-            rec.outputs = ()
+            rec._outs = ()
         if cut is not None or inplace or not outputs:
             self._keep(rec)
         log = self._log
@@ -464,7 +481,7 @@ class Recorder:
     def _input(self, x: Any) -> Ref:
         """An op's input as a snapshot: the tensor's latest one while its autograd state is
         unchanged (most inputs are the unchanged output of an earlier op)."""
-        if type(x) is Ref:
+        if isinstance(x, Ref):  # a snapshot (`snapshot()`), maybe a record
             return x
         try:
             old = x._trace
@@ -505,7 +522,7 @@ class Recorder:
     ) -> Record:
         """`record` for a recorder started inside another: everything is held strongly
         and kept for the whole run."""
-        ins = tuple([x if type(x) is Ref else self._ref(x) for x in inputs])
+        ins = tuple([x if isinstance(x, Ref) else self._ref(x) for x in inputs])
         ge = state.grad_enabled
         if cut is None and not ge:
             for r in ins[1:] if inplace else ins:

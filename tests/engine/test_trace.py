@@ -71,9 +71,11 @@ def test_no_grad_is_detected_by_recorder():
     x = torch.ones(3, requires_grad=True)
     with trace.recording() as rec:
         with torch.no_grad():
-            x * 2
-        torch.ones(2) * 2
+            y = x * 2
+        z = torch.ones(2) * 2
+    # (records live as long as their values: a dropped result's record is freed with it)
     assert [r.cut for r in rec.records] == ["no_grad", None]
+    assert y.requires_grad is z.requires_grad is False
 
 
 def test_inplace_records_snapshot_and_version():
