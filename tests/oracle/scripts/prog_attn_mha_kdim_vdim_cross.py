@@ -14,7 +14,8 @@ pad = torch.zeros(2, 7, dtype=torch.bool)
 pad[1, 5:] = True
 out, weights = attn(text, audio_k, audio_v, key_padding_mask=pad)
 print(out.shape, weights.shape, type(out.grad_fn).__name__)
-print(weights[1].sum(-1), weights[1, :, 5:].abs().max())
+row_sums = [f"{v:.4f}" for v in weights[1].sum(-1).tolist()]  # each row of weights sums to 1
+print(row_sums, weights[1].sum(-1).grad_fn.name(), weights[1, :, 5:].abs().max())
 target = torch.randn(2, 3, 8)
 opt = torch.optim.SGD(attn.parameters(), lr=0.1)
 for step in range(3):
