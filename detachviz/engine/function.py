@@ -172,20 +172,7 @@ def apply(
     if data.__class__ is not _ndarray:
         data = np.asarray(data)
     out = _new(Tensor)
-    # init_tensor's slots, inlined (most ops end here)
-    out._data = data
-    out._storage = data
-    out._vc = None
-    out._dtype = BY_NP[data.dtype] if dtype is None else dtype
-    out._requires_grad = False
-    out._grad_fn = None
-    out._output_nr = 0
-    out._base = None
-    out._grad = None
-    out._x = None
-    out._fw_tangent = None
-    if state.inference:
-        out._meta().inference = True
+    init_tensor(out, data, BY_NP[data.dtype] if dtype is None else dtype)
     if cls is not None and state.grad_enabled:
         if len(ins) == 1:
             if ins[0]._requires_grad:
@@ -250,20 +237,7 @@ def unary(cls: type[Node], fn: Any, name: str, x: Tensor, attrs: tuple[Any, ...]
     if data.__class__ is not _ndarray:
         data = np.asarray(data)
     out = _new(Tensor)
-    # init_tensor's slots, inlined (every exp/tanh/relu/... runs this)
-    out._data = data
-    out._storage = data
-    out._vc = None
-    out._dtype = x._dtype if data.dtype is xd.dtype else BY_NP[data.dtype]
-    out._requires_grad = False
-    out._grad_fn = None
-    out._output_nr = 0
-    out._base = None
-    out._grad = None
-    out._x = None
-    out._fw_tangent = None
-    if state.inference:
-        out._meta().inference = True
+    init_tensor(out, data, x._dtype if data.dtype is xd.dtype else BY_NP[data.dtype])
     if x._requires_grad and state.grad_enabled:
         attach1(cls, out, x, attrs)
     if state.fw_hooks is not None:
@@ -371,7 +345,6 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
     tr = trace
     new = _new
     T_ = Tensor
-    saves = bool(cls._save_src)
 
     def op(x: Any, y: Any) -> Tensor:
         ins: tuple[Any, ...]
@@ -411,38 +384,7 @@ def fast_binary(cls: type[Node], fn: Any, name: str, attrs: tuple[Any, ...] = ()
                 out._meta().inference = True
             xrg = x._requires_grad
             if (xrg or yrg) and st.grad_enabled:
-                if x._base is None and (not yrg or y._base is None):
-                    # attach2 inlined for inputs that are no views (its common case)
-                    node = new(cls)
-                    if xrg:
-                        gf = x._grad_fn
-                        ex = (gf, x._output_nr) if gf is not None else (x._accumulator(), 0)
-                        mask = 3 if yrg else 1
-                    else:
-                        ex = NO_EDGE
-                        mask = 2
-                    if yrg:
-                        gf = y._grad_fn
-                        ey = (gf, y._output_nr) if gf is not None else (y._accumulator(), 0)
-                    else:
-                        ey = NO_EDGE
-                    node.next_functions = (ex, ey)
-                    node._attrs = attrs
-                    node._pre_hooks = node._hooks = node._meta = None
-                    node._seq = next_seq()
-                    if saves:
-                        save = cls._savers.get(mask)
-                        if save is None:
-                            save = saver(cls, mask)
-                        save(node, (x, y), out)
-                    else:
-                        node._saved = node._versions = ()
-                    node._shape = data.shape
-                    node._npd = data.dtype
-                    out._grad_fn = node
-                    out._requires_grad = True
-                else:
-                    attach2(cls, out, x, y, yrg, attrs)
+                attach2(cls, out, x, y, yrg, attrs)
             if state.fw_hooks is not None:
                 state.fw_hooks.op(cls, (x, y), out, attrs)
             if tr.RECORDER is not None:
@@ -476,25 +418,14 @@ def scalar_op(
 # --------------------------------------------------------------------------------------------
 def view(cls: type[Node], name: str, x: Tensor, data: np.ndarray, attrs: tuple = ()) -> Tensor:
     out = _new(Tensor)
-    # init_tensor's slots, inlined, with the view's own storage, counter and base
-    out._data = data
+    init_tensor(out, data, x._dtype)
     out._storage = x._storage
     vc = x._vc
     if vc is None:
-        vc = x._vc = _new(VersionCounter)  # VersionCounter() without the __init__ call
-        vc.v = 0
+        vc = x._vc = VersionCounter()
     out._vc = vc
-    out._dtype = x._dtype
-    out._requires_grad = False
-    out._grad_fn = None
-    out._output_nr = 0
     base = x._base
     out._base = x if base is None else base
-    out._grad = None
-    out._x = None
-    out._fw_tangent = None
-    if state.inference:
-        out._meta().inference = True
     out._view_ver = vc.v
     if x._requires_grad:
         if state.grad_enabled:

@@ -1,8 +1,8 @@
 """The unrolled fast paths are copies of a general path; these tests keep each pair in step on
 random inputs: `attach1` / `attach2` vs `attach`, the generated savers vs the `Saved` rows read
-directly, `fast_binary` and `unary` vs `apply`, the inlined tensor slots of `fast_binary`,
-`unary` and `apply` vs `init_tensor`, and backward's `_loop_np` vs the general loop of
-`run_backward`."""
+directly, `fast_binary` and `unary` vs `apply`, `fast_binary`'s inlined tensor slots vs
+`init_tensor` (what `unary` and `apply` call), and backward's `_loop_np` vs the general loop
+of `run_backward`."""
 
 from __future__ import annotations
 

@@ -367,36 +367,30 @@ def _exp(k: Any, x: Any) -> Any:
     return np.exp(x) if k is _NP else x.exp()
 
 
-LOGADDEXP = node_class(
-    "LogaddexpBackward0",
-    (
-        lambda k, g, s, a: g / k.add_scalar(_exp(k, s[1] - s[0]), 1),
-        lambda k, g, s, a: g / k.add_scalar(_exp(k, s[0] - s[1]), 1),
-    ),
-    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
-    jvp=(
-        lambda t, p, o, a: t / (np.exp(p[1] - p[0]) + 1),
-        lambda t, p, o, a: t / (np.exp(p[0] - p[1]) + 1),
-    ),
-)
-
-
 def _exp2(k: Any, x: Any) -> Any:
     return np.exp2(x) if k is _NP else 2**x
 
 
-LOGADDEXP2 = node_class(
-    "Logaddexp2Backward0",
-    (
-        lambda k, g, s, a: g / k.add_scalar(_exp2(k, s[1] - s[0]), 1),
-        lambda k, g, s, a: g / k.add_scalar(_exp2(k, s[0] - s[1]), 1),
-    ),
-    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
-    jvp=(
-        lambda t, p, o, a: t / (np.exp2(p[1] - p[0]) + 1),
-        lambda t, p, o, a: t / (np.exp2(p[0] - p[1]) + 1),
-    ),
-)
+def _logaddexp_node(name: str, exp_k: Any, exp_np: Any) -> Any:
+    """logaddexp's node (base e) or logaddexp2's (base 2): each input's gradient is
+    g / (1 + base ** (other - self)), torch's formula; `exp_k` is base ** x for a kernel
+    set (numpy or tensors), `exp_np` the numpy function of the JVPs."""
+    return node_class(
+        name,
+        (
+            lambda k, g, s, a: g / k.add_scalar(exp_k(k, s[1] - s[0]), 1),
+            lambda k, g, s, a: g / k.add_scalar(exp_k(k, s[0] - s[1]), 1),
+        ),
+        saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
+        jvp=(
+            lambda t, p, o, a: t / (exp_np(p[1] - p[0]) + 1),
+            lambda t, p, o, a: t / (exp_np(p[0] - p[1]) + 1),
+        ),
+    )
+
+
+LOGADDEXP = _logaddexp_node("LogaddexpBackward0", _exp, np.exp)
+LOGADDEXP2 = _logaddexp_node("Logaddexp2Backward0", _exp2, np.exp2)
 
 
 def _copysign_self(k: Any, g: Any, x: Any, y: Any) -> Any:
@@ -482,30 +476,25 @@ def _fmax_mask(k: Any, x: Any, y: Any, lesser: bool) -> Any:
     return ((xd <= yd) if lesser else (xd >= yd)) | np.isnan(yd)
 
 
-FMAX = node_class(
-    "FmaxBackward0",
-    (
-        lambda k, g, s, a: _masked_zero(k, ~_fmax_mask(k, s[0], s[1], False), g),
-        lambda k, g, s, a: _masked_zero(k, _fmax_mask(k, s[0], s[1], False), g),
-    ),
-    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
-    jvp=(
-        lambda t, p, o, a: np.where(_fmax_mask(_NP, p[0], p[1], False), t, 0),
-        lambda t, p, o, a: np.where(_fmax_mask(_NP, p[0], p[1], False), 0, t),
-    ),
-)
-FMIN = node_class(
-    "FminBackward0",
-    (
-        lambda k, g, s, a: _masked_zero(k, ~_fmax_mask(k, s[0], s[1], True), g),
-        lambda k, g, s, a: _masked_zero(k, _fmax_mask(k, s[0], s[1], True), g),
-    ),
-    saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
-    jvp=(
-        lambda t, p, o, a: np.where(_fmax_mask(_NP, p[0], p[1], True), t, 0),
-        lambda t, p, o, a: np.where(_fmax_mask(_NP, p[0], p[1], True), 0, t),
-    ),
-)
+def _fmax_node(name: str, lesser: bool) -> Any:
+    """fmax's (lesser=False) or fmin's node: the gradient goes to the input that was picked
+    (self where it wins or ties, or where other is nan), zero to the other."""
+    return node_class(
+        name,
+        (
+            lambda k, g, s, a: _masked_zero(k, ~_fmax_mask(k, s[0], s[1], lesser), g),
+            lambda k, g, s, a: _masked_zero(k, _fmax_mask(k, s[0], s[1], lesser), g),
+        ),
+        saved=(Saved("self", 0, (0, 1)), Saved("other", 1, (0, 1))),
+        jvp=(
+            lambda t, p, o, a: np.where(_fmax_mask(_NP, p[0], p[1], lesser), t, 0),
+            lambda t, p, o, a: np.where(_fmax_mask(_NP, p[0], p[1], lesser), 0, t),
+        ),
+    )
+
+
+FMAX = _fmax_node("FmaxBackward0", False)
+FMIN = _fmax_node("FminBackward0", True)
 NEXTAFTER = node_class(
     "NextafterBackward0",
     (lambda k, g, s, a: g, lambda k, g, s, a: k.zeros_like(g)),

@@ -614,14 +614,9 @@ CLAMP_MAX_T = node_class(
 )
 
 
-def _nan_max(a: Any, b: Any) -> Any:
-    # torch's clamp propagates nan from either side (np.maximum does too)
-    return np.maximum(a, b)
-
-
 def clamp_min(x: Tensor, min: Any) -> Tensor:  # noqa: A002
     if isinstance(min, Tensor):
-        return function_binary(CLAMP_MIN_T, _nan_max, "clamp_min", x, min)
+        return function_binary(CLAMP_MIN_T, np.maximum, "clamp_min", x, min)
     return unary(
         CLAMP_MIN,
         lambda a: np.maximum(a, min).astype(a.dtype, copy=False),
