@@ -473,6 +473,7 @@ def node_class(
     jvp: Any = None,
     jvp_view: bool = False,
     custom: Callable[..., Any] | None = None,
+    key: str | None = None,
 ) -> type[Node]:
     """Make (once) the node class for torch's backward name `name`.
 
@@ -484,9 +485,12 @@ def node_class(
     `jvp`: the forward-mode rules (one per input, or one for all inputs; see forward_ad.py);
     `jvp_view`: the output's tangent is the same view of the input's tangent (kept aliased);
     for a multi-output view (split, unbind) that geometry is the whole rule (`jvp` None).
+    `key`: the class's own name in the cache where several ops share torch's `name`
+    (`torch::autograd::NotImplemented`, whose backward names its op).
     """
-    if name in NODE_CLASSES:
-        return NODE_CLASSES[name]
+    key = key or name
+    if key in NODE_CLASSES:
+        return NODE_CLASSES[key]
     ns: dict[str, Any] = {
         "__slots__": (),
         "_name": name,
@@ -509,7 +513,7 @@ def node_class(
         ns["_saved_" + a] = _attr_prop(k, a)
     cls = type(cls_name or name, (base,), ns)
     cls.__module__ = "torch.autograd.graph" if cls_name else __name__
-    NODE_CLASSES[name] = cls
+    NODE_CLASSES[key] = cls
     return cls
 
 

@@ -4,6 +4,7 @@ floor_divide, remainder, isnan/isinf/isfinite, logical_not, any/all, equal, allc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,9 @@ from detachviz.engine import dtype as dtypes
 from detachviz.engine.function import (
     apply,
     binary,
+    inplace,
 )
+from detachviz.engine.node import Node, node_class
 from detachviz.engine.promote import broadcast_error
 from detachviz.engine.tensor import Tensor
 
@@ -153,8 +156,6 @@ def _logical(fn: Any, name: str) -> Any:
         return apply(None, name, (x, other), np.asarray(data), dtypes.bool_)
 
     def op_(x: Tensor, other: Tensor) -> Tensor:
-        from detachviz.engine.function import inplace
-
         _tensor_arg(name + "_", "other", 1, other)
         od = other._data
         return inplace(x, name + "_", None, lambda a: fn(a, od).astype(a.dtype), (other,))
@@ -238,18 +239,69 @@ def floor_divide(x: Tensor, other: Any) -> Tensor:
     return floordiv(x, other)
 
 
-def _written(fn: Any, name: str, check: Any = None) -> Any:
+def _zero(k: Any, g: Any, s: Any, a: Any) -> Any:
+    return k.zeros_like(g)
+
+
+def _zero_jvp(t: Any, p: Any, o: Any, a: Any) -> Any:
+    return np.zeros_like(o)
+
+
+# How an in-place op below records itself on a tensor that requires grad:
+# `history(other)` -> (node class, the inputs after self that get edges).
+History = Callable[[Any], tuple[type[Node], tuple[Any, ...]]]
+
+
+def _compared(torch_name: str) -> History:
+    """An in-place comparison's history: torch's `GtBackward0` for a number, `GtBackward1`
+    (an edge to the tensor `other`, None when it needs no grad) for a tensor; zero grads."""
+    by_number = node_class(f"{torch_name}Backward0", (_zero,), jvp=(_zero_jvp,))
+    by_tensor = node_class(f"{torch_name}Backward1", (_zero, _zero), jvp=(_zero_jvp, _zero_jvp))
+
+    def history(other: Any) -> tuple[type[Node], tuple[Any, ...]]:
+        return (by_tensor, (other,)) if isinstance(other, Tensor) else (by_number, ())
+
+    return history
+
+
+def _not_implemented(name: str) -> History:
+    """torch's `NotImplemented` node for an in-place op with no derivative formula: made
+    when the op writes into a tensor that requires grad (with an edge to `other` only when
+    that requires grad too), it fails only in backward."""
+
+    def fail(k: Any, g: Any, s: Any, a: Any) -> Any:
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+    def cls(n: int) -> type[Node]:
+        return node_class(
+            "torch::autograd::NotImplemented",
+            (fail,) * n,
+            cls_name="NotImplemented",
+            key=f"NotImplemented {name} {n}",
+        )
+
+    alone, paired = cls(1), cls(2)
+
+    def history(other: Any) -> tuple[type[Node], tuple[Any, ...]]:
+        if isinstance(other, Tensor) and other._requires_grad:
+            return paired, (other,)
+        return alone, ()
+
+    return history
+
+
+def _written(fn: Any, name: str, history: History | None = None, check: Any = None) -> Any:
     """The in-place form `name` of a non-differentiable binary op: `fn(x, other)` written
-    into x in x's dtype (`gt_` writes 1/0); `check(x, other)` refuses what torch refuses."""
+    into x in x's dtype (`gt_` writes 1/0); `history` is what it records when x or `other`
+    requires grad (None: nothing, the op refuses floats); `check(x, other)` refuses what
+    torch refuses."""
 
     def op_(x: Tensor, other: Any) -> Tensor:
-        from detachviz.engine.function import inplace
-
         if check is not None:
             check(x, other)
         od = other._data if isinstance(other, Tensor) else other
-        ins = (other,) if isinstance(other, Tensor) else ()
-        return inplace(x, name, None, lambda a: np.asarray(fn(a, od)).astype(a.dtype), ins)
+        cls, ins = (None, ()) if history is None else history(other)
+        return inplace(x, name, cls, lambda a: np.asarray(fn(a, od)).astype(a.dtype), ins)
 
     op_.__name__ = name
     return op_
@@ -278,23 +330,26 @@ def _heaviside_np(a: Any, v: Any) -> Any:
     return np.where(a == 0, v, (a > np.zeros((), a.dtype)).astype(a.dtype))
 
 
-greater_ = _written(np.greater, "greater_")
-greater_equal_ = _written(np.greater_equal, "greater_equal_")
-less_ = _written(np.less, "less_")
-less_equal_ = _written(np.less_equal, "less_equal_")
-not_equal_ = _written(np.not_equal, "not_equal_")
-floor_divide_ = _written(np.floor_divide, "floor_divide_")
-bitwise_and_ = _written(np.bitwise_and, "bitwise_and_", _no_float("bitwise_and"))
-bitwise_or_ = _written(np.bitwise_or, "bitwise_or_", _no_float("bitwise_or"))
-bitwise_xor_ = _written(np.bitwise_xor, "bitwise_xor_", _no_float("bitwise_xor"))
-gcd_ = _written(np.gcd, "gcd_", _no_float("gcd"))
-lcm_ = _written(_lcm_np, "lcm_", _no_float("lcm"))
-heaviside_ = _written(_heaviside_np, "heaviside_", _heaviside_check)
+eq_ = _written(np.equal, "eq_", _compared("Eq"))
+ne_ = _written(np.not_equal, "ne_", _compared("Ne"))
+lt_ = _written(np.less, "lt_", _compared("Lt"))
+le_ = _written(np.less_equal, "le_", _compared("Le"))
+gt_ = _written(np.greater, "gt_", _compared("Gt"))
+ge_ = _written(np.greater_equal, "ge_", _compared("Ge"))
+# torch's aliases: the same ops (and the same Gt/Ge/Lt/Le/Ne nodes)
+greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
+floor_divide_ = _written(np.floor_divide, "floor_divide_", _not_implemented("floor_divide_"))
+bitwise_and_ = _written(np.bitwise_and, "bitwise_and_", check=_no_float("bitwise_and"))
+bitwise_or_ = _written(np.bitwise_or, "bitwise_or_", check=_no_float("bitwise_or"))
+bitwise_xor_ = _written(np.bitwise_xor, "bitwise_xor_", check=_no_float("bitwise_xor"))
+gcd_ = _written(np.gcd, "gcd_", check=_no_float("gcd"))
+lcm_ = _written(_lcm_np, "lcm_", check=_no_float("lcm"))
+heaviside_ = _written(
+    _heaviside_np, "heaviside_", _not_implemented("heaviside_"), check=_heaviside_check
+)
 
 
 def bitwise_not_(x: Tensor) -> Tensor:
-    from detachviz.engine.function import inplace
-
     if x._dtype.is_floating_point:
         raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{_kind(x)}'")
     return inplace(x, "bitwise_not_", None, np.invert)
