@@ -614,6 +614,29 @@ def test_inplace_comparisons_record_torchs_zero_gradient_nodes(op: str, rt) -> N
             assert got == want, (kind, self_grad)
 
 
+def test_inplace_comparisons_under_forward_ad_are_torchs(rt) -> None:
+    # zero tangents for gt_ and friends; floor_divide_/heaviside_ refused before the write
+    res = []
+    for T in (dvtorch, rt):
+        fw = T.autograd.forward_ad
+        got = []
+        with fw.dual_level():
+            for op, arg in [
+                ("gt_", 0.5),
+                ("ne_", T.ones(3)),
+                ("floor_divide_", 0.5),
+                ("heaviside_", T.ones(1)),
+            ]:
+                d = fw.make_dual(T.tensor([0.3, -1.2, 2.0]), T.ones(3))
+                try:
+                    getattr(d, op)(arg)
+                    got.append((op, fw.unpack_dual(d).tangent.tolist()))
+                except NotImplementedError as e:
+                    got.append((op, str(e), d.tolist()))
+        res.append(got)
+    assert res[0] == res[1]
+
+
 def test_modulo_operators_reflected_and_in_place_are_torchs(rt) -> None:
     res = []
     for T in (dvtorch, rt):

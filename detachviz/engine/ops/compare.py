@@ -272,12 +272,18 @@ def _not_implemented(name: str) -> History:
     def fail(k: Any, g: Any, s: Any, a: Any) -> Any:
         raise RuntimeError(f"derivative for aten::{name} is not implemented")
 
+    def fail_forward(t: Any, p: Any, o: Any, a: Any) -> Any:  # before the write, as torch
+        raise NotImplementedError(
+            f"Trying to use forward AD with aten::{name} that does not support it."
+        )
+
     def cls(n: int) -> type[Node]:
         return node_class(
             "torch::autograd::NotImplemented",
             (fail,) * n,
             cls_name="NotImplemented",
             key=f"NotImplemented {name} {n}",
+            jvp=(fail_forward,) * n,
         )
 
     alone, paired = cls(1), cls(2)
