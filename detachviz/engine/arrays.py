@@ -88,7 +88,7 @@ def sum_to(g: Any, shape: tuple[int, ...]) -> Any:
     if how is _ONE:  # NOTE: to one value, as torch's sum_to adds it
         return np.asarray(summation.sum_all(g), dtype=g.dtype).reshape(shape)
     if axes and axes[-1] == len(axes) - 1:  # leading dims only (a bias's gradient)
-        summed = summation.leading(g, len(axes))  # torch's order where it is known
+        summed = summation.over(g, axes)  # torch's order where it is known
         if summed is not None:
             return summed.reshape(shape)
         if how is _LEAD:  # the reduction's own result is the shape

@@ -72,6 +72,55 @@ def total(x: np.ndarray) -> np.generic:
     return np.add.accumulate(seq)[-1]
 
 
+def rows(x: np.ndarray) -> np.ndarray:
+    """`total` of each row of a C-contiguous float32/float64 matrix x (rows, n): torch's
+    inner reduction adds every output's row as a whole-tensor sum adds its one row. All the
+    rows go through numpy at once (the cascade works column by column)."""
+    count, n = x.shape
+    dt = x.dtype
+    lanes = 32 // dt.itemsize
+    if n < lanes:  # the scalar path, one column per row
+        return _row(np.ascontiguousarray(x.T)) if n else np.zeros(count, dtype=dt)
+    vectors = n // lanes
+    body = x[:, : vectors * lanes].reshape(count, vectors, lanes).transpose(1, 0, 2)
+    lane_sums = _row(body.reshape(vectors, count * lanes)).reshape(count, lanes)
+    seq = np.concatenate([np.zeros((count, 1), dtype=dt), x[:, vectors * lanes :], lane_sums], 1)
+    return np.add.accumulate(seq, axis=1)[:, -1]
+
+
+def over(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray | None:
+    """x summed over `axes` (sorted, non-negative, one adjacent run of dims) in torch's
+    order, shaped as without keepdim; None where that order is not known here: not
+    float32/float64, not C-contiguous, axes not adjacent, or large enough for torch to split
+    the work across threads. torch merges the run into one dim of size `r` between an outer
+    size and an inner size `c`: with c == 1 every output's row is a `total` (`rows`), else
+    each outer slice is a reduction over leading dims (`columns`)."""
+    if x.dtype.kind != "f" or x.dtype.itemsize < 4 or not x.flags.c_contiguous:
+        return None
+    if not axes or x.size >= _GRAIN or axes[-1] - axes[0] != len(axes) - 1:
+        return None
+    shape = x.shape
+    kept = shape[: axes[0]] + shape[axes[-1] + 1 :]
+    outer, r = math.prod(shape[: axes[0]]), math.prod(shape[axes[0] : axes[-1] + 1])
+    c = math.prod(shape[axes[-1] + 1 :])
+    if r == 0 or outer * c == 0:
+        return None
+    if c == 1:
+        return rows(x.reshape(outer, r)).reshape(kept)
+    lanes = 32 // x.dtype.itemsize
+    block = _ILP * lanes if c >= lanes else _ILP
+    whole = c // block * block
+    # each outer slice is `columns` of (r, c); the cascade is column by column, so the
+    # slices go through numpy side by side as (r, outer * c)
+    side = x.reshape(outer, r, c).transpose(1, 0, 2)
+    out = np.empty((outer, c), dtype=x.dtype)
+    if whole:
+        out[:, :whole] = _cascade(side[:, :, :whole].reshape(r, -1)).reshape(outer, whole)
+    if whole < c:
+        out[:, whole:] = _row(side[:, :, whole:].reshape(r, -1)).reshape(outer, c - whole)
+    return out.reshape(kept)
+
+
 def sum_all(x: np.ndarray) -> Any:
     """A whole-tensor sum: float32/float64 ones in torch's addition order where `exact`
     says that order is torch's, any other in numpy's."""
@@ -100,18 +149,3 @@ def columns(x: np.ndarray) -> np.ndarray:
     if whole < cols:
         out[whole:] = _row(x[:, whole:])
     return out
-
-
-def leading(x: np.ndarray, lead: int) -> np.ndarray | None:
-    """x summed over its first `lead` dims in torch's order (`columns`), or None where that is
-    not torch's order here: not float32/float64, not C-contiguous, or large enough for torch to
-    split the work across threads."""
-    if x.dtype.kind != "f" or x.dtype.itemsize < 4 or not x.flags.c_contiguous:
-        return None
-    if x.size >= _GRAIN or lead == 0 or lead == x.ndim:
-        return None
-    rest = x.shape[lead:]
-    cols = math.prod(rest)
-    if cols == 1:  # one output: a whole-tensor sum
-        return None
-    return columns(x.reshape(-1, cols)).reshape(rest)

@@ -67,3 +67,43 @@ def test_sum_mean_and_broadcast_gradients_through_the_api():
     (a * x).sum().backward()
     (b * y).sum().backward()
     assert b.grad.item() == a.grad.item()  # the broadcast gradient is summed as torch sums it
+
+
+# (outer, run, inner) sizes around torch's vector widths (8 float32 / 4 float64 lanes,
+# blocks of four vectors) and its cascade's block sizes
+RUN_SIZES = [(a, b, c) for a in (1, 3) for b in (1, 7, 8, 33, 257) for c in (1, 3, 4, 9, 16, 33)]
+
+
+@pytest.mark.parametrize(("tdt", "ndt"), FLOATS, ids=["float32", "float64"])
+def test_sums_and_means_over_adjacent_dims_add_in_torchs_order(tdt, ndt):
+    import detachviz.torch as dv
+
+    rng = np.random.default_rng(2)
+    for a, b, c in RUN_SIZES:
+        # the run as one dim and as two (b split 1 x b), leading, middle and trailing
+        x = (rng.standard_normal((a, 1, b, c)) * 30).astype(ndt)
+        want_t, got_t = torch.from_numpy(x), dv.from_numpy(x)
+        for dims in [(1, 2), (2,), (0, 1, 2), (2, 3), (3,), (1, 2, 3), (0,)]:
+            for keepdim in (False, True):
+                for op in ("sum", "mean"):
+                    want = getattr(want_t, op)(dims, keepdim=keepdim)
+                    got = getattr(got_t, op)(dims, keepdim=keepdim)
+                    assert got.shape == want.shape
+                    assert got.numpy().tobytes() == want.numpy().tobytes(), (op, x.shape, dims)
+
+
+def test_dim_sums_give_torchs_bits_where_numpys_order_does_not():
+    # the case the order matters for: softmax-like rows that should sum to 1
+    import detachviz.torch as dv
+
+    rng = np.random.default_rng(3)
+    rows = rng.random((64, 4, 50)).astype(np.float32)
+    rows /= rows.sum(-1, keepdims=True)
+    numpy_order = rows.sum(-1)
+    want = torch.from_numpy(rows).sum(-1).numpy()
+    assert (numpy_order != want).any()  # numpy's pairwise order is not torch's here
+    assert dv.from_numpy(rows).sum(-1).numpy().tobytes() == want.tobytes()
+    assert (
+        dv.from_numpy(rows).mean(1).numpy().tobytes()
+        == torch.from_numpy(rows).mean(1).numpy().tobytes()
+    )

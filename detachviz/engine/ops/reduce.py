@@ -557,11 +557,7 @@ def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None)
         return apply(SUM0, "sum", (x,), summation.sum_all(xd), None, (xd.shape,))
     dims = norm_dims(dim, xd.ndim)
     axes = tuple(d % xd.ndim for d in dims) if xd.ndim else None
-    data = None
-    if axes and sorted(axes) == list(range(len(axes))):  # leading dims: torch's order if known
-        data = summation.leading(xd, len(axes))
-        if data is not None and keepdim:
-            data = data.reshape((1,) * len(axes) + data.shape)
+    data = _ordered_sum(xd, axes, keepdim)
     if data is None:
         data = xd.sum(axis=axes, keepdims=keepdim)
     if data.size == 1 and xd.size > 1:  # every element into one: the whole-tensor order
@@ -591,8 +587,22 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
         axes = (dims[0] % nd,)
     else:
         axes = tuple(d % nd for d in dims)
-    data = _mean_np(xd, axes, keepdim)
+    total = _ordered_sum(xd, axes, keepdim) if axes else None
+    if total is None:
+        data = _mean_np(xd, axes, keepdim)
+    else:  # torch's CPU mean: the sum, then divided by the count in the sum's dtype
+        data = total / xd.dtype.type(reduced(xd.shape, axes))
     return apply(MEAN1, "mean", (x,), data, None, (dims, keepdim, n, xd.shape))
+
+
+def _ordered_sum(xd: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> Any:
+    """xd summed over `axes` in torch's order (`summation.over`), or None where unknown."""
+    if not axes:
+        return None
+    data = summation.over(xd, tuple(sorted(axes)))
+    if data is not None and keepdim:
+        data = data.reshape(tuple(1 if d in axes else n for d, n in enumerate(xd.shape)))
+    return data
 
 
 def _mean_np(xd: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> Any:
