@@ -9,11 +9,15 @@ Needs real torch (the oracle). Usage: `PYTHONPATH=. python scripts/survey_double
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+# torch's AVX2 kernels are the reference (an AVX-512 host would pick others for sigmoid)
+os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
 import torch
 
 import detachviz.torch as dv

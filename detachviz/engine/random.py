@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import libm
 from detachviz.engine.fma import Fused, fma32, fma64
 
 # torch's default seed for a Generator() made without one (c10 default_rng_seed_val).
@@ -237,9 +238,9 @@ def _blocks16(gen: Generator, n: int, dt: Any, kernel: Any, mean: float, std: fl
 
 
 def _box_muller_f64(x: np.ndarray, u2: np.ndarray, mean: float, std: float) -> np.ndarray:
-    radius = np.sqrt(-2.0 * np.log(1.0 - x))
+    radius = np.sqrt(-2.0 * libm.log(1.0 - x))
     theta = (2.0 * math.pi) * u2
-    n1, n2 = radius * np.cos(theta), radius * np.sin(theta)
+    n1, n2 = radius * libm.cos(theta), radius * libm.sin(theta)
     if (mean, std) != (0.0, 1.0):
         n1, n2 = fma64(n1, std, mean), fma64(n2, std, mean)
     return np.concatenate([n1, n2], axis=-1)
@@ -462,7 +463,7 @@ def exponential(
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_num(lambd)}")
     u = unit64(gen, math.prod(shape))
-    return ((-1.0 / lambd) * np.log1p(-u)).reshape(shape).astype(np_dtype)
+    return ((-1.0 / lambd) * libm.log1p(-u)).reshape(shape).astype(np_dtype)
 
 
 def multinomial(
@@ -519,7 +520,7 @@ def cauchy(
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(sigma)}")
     u = unit64(gen, math.prod(shape))
-    return (median + sigma * np.tan(np.pi * (u - 0.5))).reshape(shape).astype(np_dtype)
+    return (median + sigma * libm.tan(np.pi * (u - 0.5))).reshape(shape).astype(np_dtype)
 
 
 def log_normal(
@@ -529,7 +530,7 @@ def log_normal(
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_num(std)}")
     n = math.prod(shape)
-    return np.exp(_scalar_normals(gen, n, mean, std)).reshape(shape).astype(np_dtype)
+    return libm.exp(_scalar_normals(gen, n, mean, std)).reshape(shape).astype(np_dtype)
 
 
 def geometric(gen: Generator, shape: tuple[int, ...], np_dtype: Any, p: float) -> np.ndarray:
@@ -539,4 +540,4 @@ def geometric(gen: Generator, shape: tuple[int, ...], np_dtype: Any, p: float) -
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_num(p)}")
     u = unit64(gen, math.prod(shape))
     with np.errstate(divide="ignore"):
-        return np.ceil(np.log(u) / np.log1p(-p)).reshape(shape).astype(np_dtype)
+        return np.ceil(libm.log(u) / libm.log1p(-p)).reshape(shape).astype(np_dtype)

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import libm
 from detachviz.engine.fma import fma32, fma64
 
 _GRAIN = 32768  # at::internal::GRAIN_SIZE: parallel_for's chunk floor
@@ -86,8 +87,8 @@ def logspace(start: float, end: float, steps: int, base: float, np_dtype: Any) -
     dt = np.dtype(np_dtype)
     s, e = dt.type(start), dt.type(end)
     if steps <= 1:
-        return np.power(float(base), np.full(steps, float(s))).astype(dt)
+        return libm.power(float(base), np.full(steps, float(s))).astype(dt)
     step = float(e - s) / (steps - 1)
     i = np.arange(steps)
     ex = np.where(i < steps // 2, float(s) + step * i, float(e) - step * (steps - i - 1))
-    return np.power(float(base), ex).astype(dt)
+    return libm.power(float(base), ex).astype(dt)

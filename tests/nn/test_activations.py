@@ -234,6 +234,12 @@ def test_nan_inf_and_huge_inputs_match_torch_without_warnings(torch, T, name, re
     recwarn.clear()
     ours = both(T)
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    if name == "gelu" and np.isnan(theirs[0][1]):
+        # on an AVX-512 host torch's float32 gelu (oneDNN's kernel) is nan at +inf, where
+        # ours (and torch's on AVX2) is the limit, inf (docs/semantics.md, "CPU")
+        assert ours[0][1] == np.inf
+        theirs = tuple(np.delete(r, 1) for r in theirs)
+        ours = tuple(np.delete(d, 1) for d in ours)
     for d, r in zip(ours, theirs):
         # +0.0 against -0.0 (exact GELU at -1e30) counts as equal
         np.testing.assert_allclose(d, r, rtol=1e-6, atol=0, equal_nan=True)

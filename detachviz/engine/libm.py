@@ -1,0 +1,58 @@
+"""The C library's float64 log, log1p, exp, sin, cos, tan and pow on arrays, as torch's scalar
+kernels call them (`std::log`, ...: glibc's correctly rounded or nearly so versions).
+
+numpy computes these with libm too, except on hosts with AVX-512, where numpy dispatches its
+own SIMD versions for float64 (log, exp, log1p, tan, pow, ... from Intel's SVML), which differ from
+libm in the last bit on a few percent of inputs. There the functions here go element by
+element through Python's `math` module (libm itself): about 0.1 µs an element, paid only by
+the float64 paths that must give torch's bits (the random distributions' transforms, logspace).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Ufunc = Callable[[Any], Any]
+
+
+def _numpy_has_own_float64_simd() -> bool:
+    """Whether numpy dispatches its AVX-512 float64 transcendentals on this host."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:  # numpy 1.x
+        from numpy.core._multiarray_umath import __cpu_features__ as features
+    return bool(features.get("AVX512F")) and bool(features.get("AVX512_SKX"))
+
+
+def _from_math(fn: Callable[[float], float]) -> Ufunc:
+    each = np.frompyfunc(fn, 1, 1)
+
+    def op(x: Any) -> Any:
+        arr = np.asarray(x, dtype=np.float64)
+        if arr.ndim == 0:
+            return np.float64(fn(float(arr)))
+        return each(arr).astype(np.float64)
+
+    op.__name__ = fn.__name__
+    return op
+
+
+_pow_each = np.frompyfunc(math.pow, 2, 1)
+
+
+def _pow_from_math(base: float, x: Any) -> Any:
+    return _pow_each(base, np.asarray(x, dtype=np.float64)).astype(np.float64)
+
+
+if _numpy_has_own_float64_simd():
+    log, log1p, exp = _from_math(math.log), _from_math(math.log1p), _from_math(math.exp)
+    sin, cos, tan = _from_math(math.sin), _from_math(math.cos), _from_math(math.tan)
+    power: Callable[[float, Any], Any] = _pow_from_math
+else:
+    log, log1p, exp = np.log, np.log1p, np.exp
+    sin, cos, tan = np.sin, np.cos, np.tan
+    power = np.power
