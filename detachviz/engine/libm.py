@@ -22,9 +22,10 @@ Ufunc = Callable[[Any], Any]
 def _numpy_has_own_float64_simd() -> bool:
     """Whether numpy dispatches its AVX-512 float64 transcendentals on this host."""
     try:
-        from numpy._core._multiarray_umath import __cpu_features__ as features
+        from numpy._core import _multiarray_umath as umath
     except ImportError:  # numpy 1.x
-        from numpy.core._multiarray_umath import __cpu_features__ as features
+        from numpy.core import _multiarray_umath as umath  # type: ignore[no-redef]
+    features = umath.__cpu_features__
     return bool(features.get("AVX512F")) and bool(features.get("AVX512_SKX"))
 
 
@@ -35,7 +36,7 @@ def _from_math(fn: Callable[[float], float]) -> Ufunc:
         arr = np.asarray(x, dtype=np.float64)
         if arr.ndim == 0:
             return np.float64(fn(float(arr)))
-        return each(arr).astype(np.float64)
+        return np.asarray(each(arr)).astype(np.float64)
 
     op.__name__ = fn.__name__
     return op
@@ -45,7 +46,7 @@ _pow_each = np.frompyfunc(math.pow, 2, 1)
 
 
 def _pow_from_math(base: float, x: Any) -> Any:
-    return _pow_each(base, np.asarray(x, dtype=np.float64)).astype(np.float64)
+    return np.asarray(_pow_each(base, np.asarray(x, dtype=np.float64))).astype(np.float64)
 
 
 if _numpy_has_own_float64_simd():

@@ -588,7 +588,7 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
     else:
         axes = tuple(d % nd for d in dims)
     total = _ordered_sum(xd, axes, keepdim) if axes else None
-    if total is None:
+    if total is None or axes is None:
         data = _mean_np(xd, axes, keepdim)
     else:  # torch's CPU mean: the sum, then divided by the count in the sum's dtype
         data = total / xd.dtype.type(reduced(xd.shape, axes))
