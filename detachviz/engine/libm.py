@@ -22,7 +22,7 @@ Ufunc = Callable[[Any], Any]
 def _numpy_has_own_float64_simd() -> bool:
     """Whether numpy dispatches its AVX-512 float64 transcendentals on this host."""
     try:
-        from numpy._core import _multiarray_umath as umath
+        from numpy._core import _multiarray_umath as umath  # type: ignore[attr-defined]
     except ImportError:  # numpy 1.x
         from numpy.core import _multiarray_umath as umath  # type: ignore[no-redef]
     features = umath.__cpu_features__
