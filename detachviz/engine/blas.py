@@ -99,17 +99,18 @@ def _fits(*dims: int) -> bool:
 
 def _operand(
     x: np.ndarray, rows: int, major: int, lead: int, copied: bool
-) -> tuple[np.ndarray, bool]:
-    """`addmm_impl_cpu_`'s reading of operand x (2-D): (array, transposed). With stride index
-    `major` 1 and leading dimension at least `lead` it is used as it is, not transposed; with
-    the other index 1 and the leading dimension at least `rows`, transposed; else it is copied
-    to contiguous and read transposed or not as `copied` says."""
+) -> tuple[np.ndarray, bool, tuple[int, ...]]:
+    """`addmm_impl_cpu_`'s reading of operand x (2-D): (array, transposed, its strides in
+    elements). With stride index `major` 1 and leading dimension at least `lead` it is used as
+    it is, not transposed; with the other index 1 and the leading dimension at least `rows`,
+    transposed; else it is copied to contiguous and read transposed or not as `copied` says."""
     st = _strides(x)
     if st[major] == 1 and st[1 - major] >= max(1, lead):
-        return x, False
+        return x, False, st
     if st[1 - major] == 1 and st[major] >= max(1, rows):
-        return x, True
-    return np.ascontiguousarray(x), copied
+        return x, True, st
+    x = np.ascontiguousarray(x)
+    return x, copied, _strides(x)
 
 
 def _gemm_into(out: np.ndarray, a: np.ndarray, b: np.ndarray, alpha: float, beta: float) -> bool:
@@ -128,9 +129,8 @@ def _gemm_into(out: np.ndarray, a: np.ndarray, b: np.ndarray, alpha: float, beta
     ldc = m
     idx = 1 if transpose_c else 0
     # a is m x k (after the swap, read through the `transpose_c` axis order)
-    a, ta = _operand(a, k, idx, m, not transpose_c)
-    b, tb = _operand(b, n, idx, k, not transpose_c)
-    sa, sb = _strides(a), _strides(b)
+    a, ta, sa = _operand(a, k, idx, m, not transpose_c)
+    b, tb, sb = _operand(b, n, idx, k, not transpose_c)
     lda = sa[1 if ta == transpose_c else 0]
     ldb = sb[1 if tb == transpose_c else 0]
     # normalize_last_dims: leading dimensions that do not matter, made valid
@@ -156,7 +156,7 @@ def _gemm_into(out: np.ndarray, a: np.ndarray, b: np.ndarray, alpha: float, beta
 def mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b for 2-D a (m, k) and b (k, n): torch.mm's bits with MKL."""
     if a.dtype == b.dtype and a.dtype in _PREFIX:
-        out = np.zeros((a.shape[0], b.shape[1]), a.dtype)
+        out = np.empty((a.shape[0], b.shape[1]), a.dtype)  # beta 0: gemm does not read it
         if _gemm_into(out, a, b, 1.0, 0.0):
             return out
     return np.matmul(a, b)

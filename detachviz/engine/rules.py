@@ -497,15 +497,23 @@ def _vjps_backward(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
     ]
 
 
-def graph_backward(cls: type[Node], rule: Callable[[Node, Tensor], list[Any]]) -> None:
+def graph_backward(
+    cls: type[Node],
+    rule: Callable[[Node, Tensor], list[Any]],
+    plain: Callable[[Node, Any], list[Any]] | None = None,
+) -> None:
     """Under create_graph, `cls`'s backward is `rule(node, g)` -> the gradient per
     next_functions entry (one call of a `multi_backward_op`, as torch computes all of a
     node's input gradients with one backward function); plain backward keeps the node's
-    per-input vjps on arrays."""
+    per-input vjps on arrays, or is `plain(node, g)` on arrays when given (all the
+    gradients in one pass, sharing what the vjps would each recompute; None where
+    `needs(node)` says no gradient is taken)."""
 
     def custom(node: Node, g: Any, tensor_mode: bool) -> list[Any]:
         if tensor_mode:
             return rule(node, g)
+        if plain is not None:
+            return plain(node, g)
         return _vjps_backward(node, g, tensor_mode)
 
     cls._custom = staticmethod(custom)

@@ -50,10 +50,10 @@ def _xhat_np(x: Any, a: Any) -> Any:
     return (x - a.result1._data) * a.result2._data
 
 
-def _input_grad_np(g: Any, x: Any, w: Any, a: Any) -> Any:
-    axes = _axes(x, a)
+def _input_grad_np(g: Any, xhat: Any, w: Any, a: Any) -> Any:
+    """d input from numpy arrays, given the normalised input `xhat` (left unchanged)."""
+    axes = _axes(xhat, a)
     n = math.prod(a.normalized_shape)
-    xhat = _xhat_np(x, a)
     gx = g if w is None else g * w
     add = np.add.reduce
     mean_g = add(gx, axis=axes, keepdims=True) / n
@@ -67,7 +67,7 @@ def _input_grad_np(g: Any, x: Any, w: Any, a: Any) -> Any:
 def _input_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
     x, w = s[0], s[1]
     if k is NP:
-        return _input_grad_np(g, x, w, a)
+        return _input_grad_np(g, _xhat_np(x, a), w, a)
     axes = _axes(k.data(x), a)
     xc, rstd, n = _stats(k, x, a)
     xhat = xc * rstd
@@ -231,4 +231,19 @@ def _ln_graph_backward(node: Any, g: Tensor) -> list[Any]:
     return LN_BACK(TT, g, ins, (a.normalized_shape,), needs(node))
 
 
-graph_backward(NATIVE_LAYER_NORM, _ln_graph_backward)
+def _ln_plain_backward(node: Any, g: Any) -> list[Any]:
+    """The three vjps on arrays with the normalised input computed once for the input's and
+    the weight's gradient (the weight's and bias's are summed down by the engine, as the
+    vjps' are)."""
+    x, w, _ = node._unpack(False)
+    a = named_attrs(node)
+    mask = needs(node)
+    xhat = _xhat_np(x, a) if mask[0] or mask[1] else None
+    return [
+        _input_grad_np(g, xhat, w, a) if mask[0] else None,
+        g * xhat if mask[1] else None,
+        g if mask[2] else None,
+    ]
+
+
+graph_backward(NATIVE_LAYER_NORM, _ln_graph_backward, _ln_plain_backward)

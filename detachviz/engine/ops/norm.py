@@ -18,7 +18,7 @@ from detachviz.engine.function import finish
 from detachviz.engine.node import Saved, named_attrs, node_class
 from detachviz.engine.ops import inplace
 from detachviz.engine.ops.saving import attach_saved
-from detachviz.engine.rules import TT, graph_backward, multi_backward_op, needs
+from detachviz.engine.rules import NP, TT, graph_backward, multi_backward_op, needs
 from detachviz.engine.tensor import Tensor, init_tensor, wrap
 
 
@@ -86,16 +86,21 @@ def _rows(v: Any) -> tuple[Any, tuple[int, ...], tuple[int, ...]]:
     return v.reshape(v.shape[0], v.shape[1], -1), (1, -1, 1), (0, 2)
 
 
-def _bn_train_input_grad_np(g: Any, s: Any) -> Any:
+def _centred_rows(x: Any, mean: Any) -> Any:
+    """x - mean on the (N, C, rest) view (a fresh array the training gradients may consume)."""
+    x3, b3, _ = _rows(x)
+    return x3 - mean.reshape(b3)
+
+
+def _bn_train_input_grad_np(g: Any, s: Any, xc: Any) -> Any:
     """d input in training mode from numpy arrays: `_normalized_grad`'s formula, on the flat
-    view and with fewer temporaries."""
-    x, w, _, _, mean, invstd = s
-    x3, b3, red = _rows(x)
+    view and with fewer temporaries; `xc` (`_centred_rows`) is overwritten."""
+    x, w, _, _, _, invstd = s
+    _, b3, red = _rows(x)
     g3 = _rows(g)[0]
     inv = invstd.reshape(b3)
-    xc = x3 - mean.reshape(b3)
     gh = g3 if w is None else g3 * w.reshape(b3)
-    n = x3.size // x3.shape[1]
+    n = xc.size // xc.shape[1]
     mean_g = np.add.reduce(gh, axis=red, keepdims=True) / n
     mean_gx = np.add.reduce(gh * xc, axis=red, keepdims=True) / n
     xc *= inv * inv
@@ -107,9 +112,17 @@ def _bn_train_input_grad_np(g: Any, s: Any) -> Any:
     return gx.reshape(x.shape)
 
 
+def _bn_train_weight_grad_np(g: Any, s: Any, xc: Any) -> Any:
+    """d weight in training mode: sum of g * (x - mean) * invstd per channel (`xc` kept)."""
+    _, b3, red = _rows(s[0])
+    t = np.multiply(_rows(g)[0], xc)
+    t *= s[5].reshape(b3)
+    return np.add.reduce(t, axis=red)
+
+
 def _bn_input(k: Any, g: Any, s: Any, a: Any) -> Any:
     if a.training and not isinstance(g, Tensor):
-        return _bn_train_input_grad_np(g, s)
+        return _bn_train_input_grad_np(g, s, _centred_rows(s[0], s[4]))
     xc, inv, wb, axes = _bn_parts(s, a)
     gh = g if wb is None else g * wb
     if a.training:
@@ -119,11 +132,7 @@ def _bn_input(k: Any, g: Any, s: Any, a: Any) -> Any:
 
 def _bn_weight(k: Any, g: Any, s: Any, a: Any) -> Any:
     if a.training and not isinstance(g, Tensor):
-        x3, b3, red = _rows(s[0])
-        t = x3 - s[4].reshape(b3)
-        np.multiply(_rows(g)[0], t, out=t)  # g * (x - mean) * invstd, in one temporary
-        t *= s[5].reshape(b3)
-        return np.add.reduce(t, axis=red)
+        return _bn_train_weight_grad_np(g, s, _centred_rows(s[0], s[4]))
     xc, inv, _, axes = _bn_parts(s, a)
     return (g * xc * inv).sum(axes)
 
@@ -485,4 +494,18 @@ def _bn_graph_backward(node: Any, g: Tensor) -> list[Any]:
     return BN_BACK(TT, g, (x, w, mean, invstd, rm, rv), (a.training, a.eps), needs(node))
 
 
-graph_backward(BATCH_NORM, _bn_graph_backward)
+def _bn_plain_backward(node: Any, g: Any) -> list[Any]:
+    """The three vjps on arrays; in training mode the input's and the weight's gradient share
+    one `x - mean` (the weight's is taken first: the input's consumes it)."""
+    s = node._unpack(False)
+    a = named_attrs(node)
+    mask = needs(node)
+    if not a.training or not (mask[0] and mask[1]):
+        vjps = (_bn_input, _bn_weight, _channel_sum)
+        return [vjp(NP, g, s, a) if m else None for vjp, m in zip(vjps, mask)]
+    xc = _centred_rows(s[0], s[4])
+    gw = _bn_train_weight_grad_np(g, s, xc)
+    return [_bn_train_input_grad_np(g, s, xc), gw, _channel_sum(NP, g, s, a) if mask[2] else None]
+
+
+graph_backward(BATCH_NORM, _bn_graph_backward, _bn_plain_backward)
