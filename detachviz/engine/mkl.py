@@ -135,7 +135,7 @@ def available() -> bool:
     return library() is not None
 
 
-def _address(a: np.ndarray) -> int:
+def address(a: np.ndarray) -> int:
     """The address of a's first element: through the buffer protocol where it applies (a
     third of `a.ctypes.data`'s cost, which is most of a small call's)."""
     flags = a.flags
@@ -193,7 +193,7 @@ def _run_any(fn: Any, a: np.ndarray) -> np.ndarray:
     n = x.size
     if n == 0:
         return out
-    src, dst = _address(x), _address(out)
+    src, dst = address(x), address(out)
     step = x.itemsize
 
     def piece(start: int, k: int) -> None:
