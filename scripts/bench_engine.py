@@ -336,7 +336,8 @@ def main() -> None:
         shown = "-" if peak is None else f"{peak:.1f}"
         print(f"| {name} | {f:.3f} | {b:.3f} | {rss:.1f} | {shown} |")
     print()
-    saved["layers"] = _layers([dv] if real is None else [dv, real], args.repeats, args.match, before)
+    engines_ = [dv] if real is None else [dv, real]
+    saved["layers"] = _layers(engines_, args.repeats, args.match, before)
     _save(args.save, saved)
 
 

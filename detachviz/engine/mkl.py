@@ -139,8 +139,9 @@ def address(a: np.ndarray) -> int:
     """The address of a's first element: through the buffer protocol where it applies (a
     third of `a.ctypes.data`'s cost, which is most of a small call's)."""
     flags = a.flags
-    if flags.c_contiguous and flags.writeable:
-        return ctypes.addressof(ctypes.c_char.from_buffer(a))  # type: ignore[arg-type]
+    if flags.writeable and (flags.c_contiguous or flags.f_contiguous):
+        dense = a if flags.c_contiguous else a.T  # the same first element, C-contiguous
+        return ctypes.addressof(ctypes.c_char.from_buffer(dense))  # type: ignore[arg-type]
     return int(a.ctypes.data)
 
 
