@@ -18,7 +18,7 @@ second thread mostly measures the other processes (torch's conv2d ran 10-30x slo
 threads under load), and one thread each is the comparison that repeats.
 
 Run: python scripts/bench_engine.py [--repeats N] [--chain N] [--long N] [--only-layers]
-  [--match TEXT] [--save run.json] [--before earlier.json]
+  [--only-ops] [--match TEXT] [--save run.json] [--before earlier.json]
 --save writes the medians; --before takes an earlier run's file and prints the per-op and
 layer tables as before/after ratios (the form docs/performance.md shows).
 """
@@ -274,7 +274,8 @@ def main() -> None:
     ap.add_argument("--chain", type=int, default=300)
     ap.add_argument("--long", type=int, default=100_000)
     ap.add_argument("--only-layers", action="store_true", help="just the layer-op table")
-    ap.add_argument("--match", default="", help="only the layer ops whose name contains this")
+    ap.add_argument("--only-ops", action="store_true", help="just the per-op table")
+    ap.add_argument("--match", default="", help="only the rows whose name contains this")
     ap.add_argument("--save", help="write this run's medians to this JSON file")
     ap.add_argument(
         "--before", help="an earlier run's --save file: print before/after ratio tables"
@@ -307,6 +308,8 @@ def main() -> None:
     ratios = []
     engines = [dv] if real is None else [dv, real]
     for name, spec in OPS.items():
+        if args.match not in name:
+            continue
         res = _chain(engines, spec, args.chain, args.repeats)
         f, tot = res[0]
         if real is not None:
@@ -320,6 +323,9 @@ def main() -> None:
         print(f"\ngeometric mean ratio: {statistics.geometric_mean(ratios):.2f}\n")
     if before and before.get("ops") and ratios:
         _compare_ops(before["ops"], saved["ops"])
+    if args.only_ops:
+        _save(args.save, saved)
+        return
     print(f"## {args.long:,}-op chain `y = y * 1.0001`, then backward\n")
     print("| engine | forward s | backward s | RSS growth MiB | tracemalloc peak MiB |")
     print("|---|---:|---:|---:|---:|")
@@ -330,7 +336,8 @@ def main() -> None:
         shown = "-" if peak is None else f"{peak:.1f}"
         print(f"| {name} | {f:.3f} | {b:.3f} | {rss:.1f} | {shown} |")
     print()
-    saved["layers"] = _layers([dv] if real is None else [dv, real], args.repeats, "", before)
+    engines_ = [dv] if real is None else [dv, real]
+    saved["layers"] = _layers(engines_, args.repeats, args.match, before)
     _save(args.save, saved)
 
 

@@ -49,6 +49,9 @@ _SCALAR: dict[np.dtype, Any] = {
     np.dtype(np.float64): ctypes.c_double,
 }
 
+# (1, 0) as each dtype's ctypes scalar: gemv's alpha and beta, built once
+_ONES = {dt: (real(1.0), real(0.0)) for dt, real in _SCALAR.items()}
+
 
 class _Lib:
     checked = False
@@ -65,22 +68,20 @@ def _fn(name: str, dt: np.dtype) -> Any:
 
 
 def _bind(lib: Any) -> None:
+    """gemm, gemv and dot without argtypes (ctypes' per-argument conversion was half of a
+    20x20 product's call): callers pass ints (each < 2**31, MKL_INT is 32-bit), pointers as
+    c_void_p and scalars as the dtype's ctypes type. `lib[name]` is a pointer of our own, so
+    MKL's cached attributes keep whatever others set on them."""
     for dt, p in _PREFIX.items():
         real = _SCALAR[dt]
-        gemm = getattr(lib, f"cblas_{p}gemm")
-        gemm.restype = None
-        gemm.argtypes = (_I, _I, _I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I)
-        gemv = getattr(lib, f"cblas_{p}gemv")
-        gemv.restype = None
-        gemv.argtypes = (_I, _I, _I, _I, real, _P, _I, _P, _I, real, _P, _I)
-        dot = getattr(lib, f"cblas_{p}dot")
-        dot.restype = real
-        dot.argtypes = (_I, _P, _I, _P, _I)
+        for name in ("gemm", "gemv", "dot"):
+            fn = lib[f"cblas_{p}{name}"]
+            fn.restype = real if name == "dot" else None
+            _Lib.fns[(name, dt)] = fn
         batch = getattr(lib, f"cblas_{p}gemm_batch")
         batch.restype = None
         arr = ctypes.POINTER(_I)
         batch.argtypes = (_I, arr, arr, arr, arr, arr, _P, _P, arr, _P, arr, _P, _P, arr, _I, arr)
-        _Lib.fns.update({("gemm", dt): gemm, ("gemv", dt): gemv, ("dot", dt): dot})
         _Lib.fns[("gemm_batch", dt)] = batch
 
 
@@ -89,8 +90,9 @@ def _strides(a: np.ndarray) -> tuple[int, ...]:
     return tuple(s // size for s in a.strides)
 
 
-def _ptr(a: np.ndarray) -> int:
-    return int(a.ctypes.data)
+def _ptr(a: np.ndarray) -> Any:
+    """a's first element's address as an argument of the argtype-less calls."""
+    return _P(mkl.address(a))
 
 
 def _fits(*dims: int) -> bool:
@@ -146,9 +148,10 @@ def _gemm_into(out: np.ndarray, a: np.ndarray, b: np.ndarray, alpha: float, beta
         ldb = k
     if lda < max(1, k if ta else m) or ldb < max(1, n if tb else k) or ldc < max(1, m):
         return False
+    real = _SCALAR[out.dtype]
     gemm(
         _COL_MAJOR, _T if ta else _N, _T if tb else _N, m, n, k,
-        alpha, _ptr(a), lda, _ptr(b), ldb, beta, _ptr(out), ldc,
+        real(alpha), _ptr(a), lda, _ptr(b), ldb, real(beta), _ptr(out), ldc,
     )  # fmt: skip
     return True
 
@@ -177,24 +180,26 @@ def addmm(c: np.ndarray, a: np.ndarray, b: np.ndarray, beta: Any, alpha: Any) ->
 
 
 def mv(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """a @ x for 2-D a (m, n) and 1-D x: torch.mv's bits with MKL."""
+    """a @ x for 2-D a (m, n) and 1-D x: torch.mv's bits with MKL.
+    NOTE: a 20x20 call is mostly its Python; strides are compared in bytes."""
     gemv = _fn("gemv", a.dtype) if a.dtype == x.dtype else None
     m, n = a.shape
-    if gemv is not None and _fits(m, n):
-        st = _strides(a)
-        if st[0] == 1 and (n == 1 or st[1] >= max(1, m)):
-            trans, rows, cols, lda = _N, m, n, st[1]
+    if gemv is not None and 0 < m <= _INT_MAX and 0 < n <= _INT_MAX:
+        size = a.itemsize
+        s0, s1 = a.strides
+        if s0 == size and (n == 1 or s1 >= max(1, m) * size):
+            trans, rows, cols, lda = _N, m, n, s1 // size
         else:
-            if not (st[1] == 1 and (m == 1 or st[0] >= max(1, n))):
+            if not (s1 == size and (m == 1 or s0 >= max(1, n) * size)):
                 a = np.ascontiguousarray(a)
-            trans, rows, cols, lda = _T, n, m, _strides(a)[0]
+            trans, rows, cols, lda = _T, n, m, a.strides[0] // size
         if cols == 1:
             lda = rows
-        inc = _strides(x)[0]
+        inc = x.strides[0] // size
         if inc > 0 and lda >= max(1, rows):
             out = np.zeros(m, a.dtype)
-            args = (rows, cols, 1.0, _ptr(a), lda, _ptr(x), inc, 0.0, _ptr(out), 1)
-            gemv(_COL_MAJOR, trans, *args)
+            one, zero = _ONES[a.dtype]
+            gemv(_COL_MAJOR, trans, rows, cols, one, _ptr(a), lda, _ptr(x), inc, zero, _ptr(out), 1)
             return out
     return _dot(a, x) if a.dtype == x.dtype and a.dtype in _PREFIX else np.matmul(a, x)
 
@@ -288,7 +293,7 @@ def _bmm_mkl(
         return False
     ptr_t = ctypes.c_void_p * bs
     step_a, step_b = a.strides[0], b.strides[0]
-    pa, pb, pc = _ptr(a), _ptr(b), _ptr(out)
+    pa, pb, pc = mkl.address(a), mkl.address(b), mkl.address(out)
     real = _SCALAR[a.dtype]
     one = _I * 1
     args = (

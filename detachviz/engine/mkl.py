@@ -135,12 +135,13 @@ def available() -> bool:
     return library() is not None
 
 
-def _address(a: np.ndarray) -> int:
+def address(a: np.ndarray) -> int:
     """The address of a's first element: through the buffer protocol where it applies (a
     third of `a.ctypes.data`'s cost, which is most of a small call's)."""
     flags = a.flags
-    if flags.c_contiguous and flags.writeable:
-        return ctypes.addressof(ctypes.c_char.from_buffer(a))  # type: ignore[arg-type]
+    if flags.writeable and (flags.c_contiguous or flags.f_contiguous):
+        dense = a if flags.c_contiguous else a.T  # the same first element, C-contiguous
+        return ctypes.addressof(ctypes.c_char.from_buffer(dense))  # type: ignore[arg-type]
     return int(a.ctypes.data)
 
 
@@ -193,7 +194,7 @@ def _run_any(fn: Any, a: np.ndarray) -> np.ndarray:
     n = x.size
     if n == 0:
         return out
-    src, dst = _address(x), _address(out)
+    src, dst = address(x), address(out)
     step = x.itemsize
 
     def piece(start: int, k: int) -> None:

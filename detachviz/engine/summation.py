@@ -51,7 +51,10 @@ def _row(x: np.ndarray) -> np.ndarray:
     """row_sum: x (size, lanes) split four ways, cascaded, folded back into one lane vector."""
     size, lanes = x.shape
     quads = size // _ILP
-    part = _cascade(x[: quads * _ILP].reshape(quads, _ILP * lanes)).reshape(_ILP, lanes)
+    if quads:
+        part = _cascade(x[: quads * _ILP].reshape(quads, _ILP * lanes)).reshape(_ILP, lanes)
+    else:  # fewer rows than partials (a small expand's backward): the partials are all 0
+        part = np.zeros((_ILP, lanes), x.dtype)
     # the leftover rows go into the first partial, then the other partials, all in order
     rest = np.concatenate([part[:1], x[quads * _ILP :], part[1:]])
     return np.add.accumulate(rest, axis=0)[-1]

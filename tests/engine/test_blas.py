@@ -163,3 +163,23 @@ def test_products_agree_with_numpy_to_rounding():
         for x, y in itertools.product([a, np.asfortranarray(a)], [b, b.T.copy().T]):
             np.testing.assert_allclose(blas.mm(x, y), np.matmul(x, y), rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(blas.mv(a, b[:, 0]), a @ b[:, 0], rtol=1e-5, atol=1e-5)
+
+
+@needs_exact
+def test_read_only_operands_take_the_same_call(rt):
+    """Operands whose address the buffer protocol cannot give (read-only numpy arrays, as
+    expanded tensors are) go through numpy's ctypes pointer: the same MKL call, torch's bits."""
+    ta, da = _pair(rt, (20, 20), 5)
+    tx, dx = _pair(rt, (20,), 6)
+    a, x = da.numpy().copy(), dx.numpy().copy()
+    want, want_mm = (ta @ tx).tolist(), (ta @ tx[:, None]).tolist()
+    want_cols = (ta.t().contiguous().t() @ tx).tolist()
+    for ro_a, ro_x in itertools.product([False, True], repeat=2):
+        a2, x2 = a.copy(), x.copy()
+        a2.setflags(write=not ro_a)
+        x2.setflags(write=not ro_x)
+        assert blas.mv(a2, x2).tolist() == want, (ro_a, ro_x)
+        assert blas.mv(a2.T.copy().T, x2).tolist() == want_cols  # column-major: 'n' gemv
+        assert blas.mm(a2, x2[:, None]).tolist() == want_mm
+    rows = (rt.ones(5, 1) * 0.5, dv.ones(5, 1) * 0.5)
+    assert (rows[1].expand(5, 20) @ dx).tolist() == (rows[0].expand(5, 20) @ tx).tolist()

@@ -77,3 +77,19 @@ def test_total_differs_from_numpys_pairwise_sum_somewhere():
 def test_exact_only_below_torchs_thread_split():
     assert summation.exact(32768) and not summation.exact(32769)
     assert summation.total(np.zeros(0, np.float32)) == 0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("rows", [0, 1, 2, 3])
+def test_columns_of_fewer_rows_than_partials_add_in_order_from_zero(rows, dtype):
+    """Fewer rows than the four partials (a small expand's backward): each column is
+    `0 + x0 + x1 + ...` (the empty partials add +0), so a column of -0.0 sums to +0.0."""
+    rng = np.random.default_rng(rows)
+    x = (rng.standard_normal((rows, 20)) * 10.0 ** rng.integers(-8, 8, (rows, 20))).astype(dtype)
+    x[:, 0] = -0.0
+    got = summation.columns(x)
+    for j in range(20):
+        acc = dtype(0.0)
+        for v in x[:, j]:
+            acc = dtype(acc + v)
+        assert got[j].tobytes() == acc.tobytes(), (rows, j)
