@@ -460,7 +460,7 @@ def _quiet_fd(fd: int, into: list[str]) -> Iterator[None]:
     except OSError:  # fd closed: nothing to protect
         yield
         return
-    import tempfile  # (and random, which it imports): needed only for `-o -`
+    import tempfile  # (and the random module it imports): only a quiet run needs it
 
     with tempfile.TemporaryFile() as caught:
         with contextlib.suppress(ValueError, OSError):
