@@ -12,7 +12,7 @@ from typing import Any
 
 import graphviz
 
-from detachviz.render.digraph import Rendering
+from detachviz.render.rendering import Rendering
 
 
 class Digraph(Rendering, graphviz.Digraph):  # type: ignore[misc]
