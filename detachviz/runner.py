@@ -23,7 +23,6 @@ import signal
 import stat
 import sys
 import sysconfig
-import tempfile
 import tokenize
 import traceback
 import types
@@ -461,6 +460,8 @@ def _quiet_fd(fd: int, into: list[str]) -> Iterator[None]:
     except OSError:  # fd closed: nothing to protect
         yield
         return
+    import tempfile  # (and the random module it imports): only a quiet run needs it
+
     with tempfile.TemporaryFile() as caught:
         with contextlib.suppress(ValueError, OSError):
             sys.__stdout__.flush()  # type: ignore[union-attr]

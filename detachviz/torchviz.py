@@ -1,8 +1,9 @@
-"""torchviz's API on detachviz: `make_dot` returns a renderable `graphviz.Digraph`.
+"""torchviz's API on detachviz: `make_dot` returns a renderable `Digraph`.
 
 A script's `from torchviz import make_dot` resolves here. The drawing is detachviz's (cuts
-included, when the run is recorded), the object is a `graphviz.Digraph` users can restyle,
-and `.render("attached", format="jpg")` needs no system Graphviz.
+included, when the run is recorded), the object has `graphviz.Digraph`'s API (it becomes one
+when a script restyles it: `render/digraph.py`), and `.render("attached", format="jpg")`
+needs neither system Graphviz nor, unless restyled, the `graphviz` package.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from detachviz.graph.capture import Options, capture
 from detachviz.render import DrawOptions, to_digraph
 from detachviz.render.dot import resize_like_torchviz
 
-if TYPE_CHECKING:  # the graphviz package loads with the first make_dot (to_digraph)
+if TYPE_CHECKING:
     from detachviz.render.digraph import Digraph
 
 

@@ -31,6 +31,7 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "detachviz.utils",
     "numpy.random",
     "zipfile",
+    "graphviz",  # make_dot's drawing renders and saves without it (render/digraph.py)
     # the op families imported on first use (engine/deferred.py) the seed does not call
     "detachviz.engine.ops.decomp",
     "detachviz.engine.ops.conv",
@@ -68,15 +69,18 @@ def _render(tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize(
-    "code", [SEED, "from torchviz import make_dot\n" + SEED], ids=["seed", "+torchviz"]
-)
+MAKE_DOT = "from torchviz import make_dot\n" + SEED + 'make_dot(b + c).render("g", format="jpg")\n'
+
+
+@pytest.mark.parametrize("code", [SEED, MAKE_DOT], ids=["seed", "+make_dot"])
 def test_render_of_a_plain_script_loads_only_what_it_needs(tmp_path: Path, code: str) -> None:
-    """(Importing torchviz is not calling make_dot: graphviz loads with the first call.)"""
     proc = _render(tmp_path, code)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-2:] == ["[]", "[]"]
     assert (tmp_path / "out.svg").read_text().count("<svg") == 1
+    if code is MAKE_DOT:
+        assert (tmp_path / "g.jpg").read_bytes()[:3] == b"\xff\xd8\xff"
+        assert (tmp_path / "g").read_text().startswith("digraph {")
 
 
 def test_functional_used_before_nn_is_the_real_module(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from detachviz.render.digraph import show
+from detachviz.render.rendering import show
 
 HAS_DOT = shutil.which("dot") is not None
 

@@ -4,9 +4,10 @@
 bytes from the layout backend (`backend.render_source`); `json` is the model itself and
 `html` the interactive page around the svg (`html.render_html`).
 `to_digraph` stops after the first step and returns the same statements as a
-torchviz-compatible `Digraph` that users can restyle and render themselves: the only place
-the `graphviz` package is imported on the way (drawing an image does not need it). The
-submodules load on first use, so reading the tables in `render.options` imports none.
+torchviz-compatible `Digraph` that users can render, save or restyle themselves (restyling
+makes it a real `graphviz.Digraph`, importing the `graphviz` package then: drawing, saving
+and rendering do not need it). The submodules load on first use, so reading the tables in
+`render.options` imports none.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ __all__ = ["Digraph", "DrawOptions", "HtmlView", "RenderError", "draw", "to_digr
 
 
 def to_digraph(graph: Graph, options: DrawOptions = DEFAULT_DRAW) -> Digraph:
-    """The drawing of `graph` as a `graphviz.Digraph` subclass rendered by `options.renderer`."""
+    """The drawing of `graph` as torchviz's `Digraph`, rendered by `options.renderer`."""
     from detachviz.render.digraph import Digraph
     from detachviz.render.dot import build_dot
 
@@ -75,7 +76,7 @@ def draw(
 
 
 def __getattr__(name: str) -> Any:
-    if name == "Digraph":  # `from detachviz.render import Digraph`, loading graphviz then
+    if name == "Digraph":  # `from detachviz.render import Digraph`
         from detachviz.render.digraph import Digraph
 
         return Digraph

@@ -48,13 +48,21 @@ class DotWriter:
         self.body += [f"\t{line}" for line in sub.lines(head=f"subgraph {quote(name)} ")]
 
     def lines(self, head: str = "digraph ") -> Iterator[str]:
-        yield head + "{\n"
-        for kind, attrs in (("graph", self.graph_attr), ("node", self.node_attr)):
-            if attrs:
-                yield f"\t{kind}{attr_list(None, attrs)}\n"
-        yield from self.body
-        yield "}\n"
+        return statements(head, self.graph_attr, self.node_attr, self.body)
 
     @property
     def source(self) -> str:
         return "".join(self.lines())
+
+
+def statements(
+    head: str, graph_attr: dict[str, str], node_attr: dict[str, str], body: list[str]
+) -> Iterator[str]:
+    """A (sub)graph's lines, as `graphviz.Digraph` iterates them: the head, the graph and
+    node defaults, the body, the closing brace."""
+    yield head + "{\n"
+    for kind, attrs in (("graph", graph_attr), ("node", node_attr)):
+        if attrs:
+            yield f"\t{kind}{attr_list(None, attrs)}\n"
+    yield from body
+    yield "}\n"

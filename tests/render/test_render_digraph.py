@@ -17,8 +17,41 @@ def no_system_graphviz(monkeypatch):
     monkeypatch.delenv("DETACHVIZ_RENDERER", raising=False)
 
 
-def test_is_a_graphviz_digraph():
-    assert isinstance(to_digraph(samples.simple()), graphviz.Digraph)
+def test_writes_what_a_graphviz_digraph_writes(tmp_path):
+    """The drawing's source, str() and saved file are a graphviz.Digraph's of the same
+    statements, without importing graphviz (it stays a plain drawing until more is used)."""
+    dot = to_digraph(samples.detach())
+    theirs = graphviz.Digraph(graph_attr=dot.graph_attr, node_attr=dot.node_attr, body=dot.body)
+    assert not isinstance(dot, graphviz.Digraph)
+    assert dot.source == str(dot) == theirs.source
+    assert (dot.filename, dot.directory, dot.format) == (theirs.filename, "", theirs.format)
+    ours_at, theirs_at = (
+        dot.save("g", directory=tmp_path / "a"),
+        theirs.save("g", directory=tmp_path / "b"),
+    )
+    assert (ours_at, theirs_at) == (str(tmp_path / "a" / "g"), str(tmp_path / "b" / "g"))
+    assert (tmp_path / "a" / "g").read_bytes() == (tmp_path / "b" / "g").read_bytes()
+    named = Digraph("my graph", graph_attr={"rankdir": "LR"}, body=["\ta -> b\n"])
+    twin = graphviz.Digraph("my graph", graph_attr={"rankdir": "LR"}, body=["\ta -> b\n"])
+    assert (named.source, named.filename) == (twin.source, twin.filename)
+
+
+def test_becomes_a_graphviz_digraph_for_the_rest_of_its_api():
+    """attr(), edge_attr, subgraph(), copy(), ...: graphviz's own, on the same statements
+    (the dicts and body a caller holds stay the drawing's), still rendered by our backend."""
+    dot = to_digraph(samples.simple(), DrawOptions(renderer="dot"))
+    dot.format = "svg"
+    node_attr, body, before = dot.node_attr, dot.body, dot.source
+    dot.edge_attr["color"] = "red"
+    assert isinstance(dot, graphviz.Digraph) and dot.program == "dot" and dot.format == "svg"
+    assert dot.node_attr is node_attr and dot.body is body
+    attrs = {"graph_attr": dot.graph_attr, "node_attr": node_attr, "body": body}
+    assert before == graphviz.Digraph(**attrs).source
+    assert dot.source == graphviz.Digraph(**attrs, edge_attr={"color": "red"}).source
+    with dot.subgraph(name="cluster_x") as sub:
+        sub.node("extra")
+    assert "subgraph cluster_x" in dot.source and dot.copy().source == dot.source
+    assert Digraph(comment="made by hand").source.startswith("// made by hand\ndigraph {")
 
 
 def test_render_writes_source_and_image(tmp_path, monkeypatch, no_system_graphviz):
