@@ -8,26 +8,26 @@ import pytest
 from detachviz.engine import summation
 
 
-def _reference_row(vals: list[np.float32]) -> np.float32:
+def _reference_row(vals: list, dt=np.float32):  # noqa: ANN001
     """torch's multi_row_sum for one accumulator, written the slow, obvious way."""
     size = len(vals)
     power = max(4, (size - 1).bit_length() // 4) if size > 1 else 4
     step = 1 << power
-    acc = [np.float32(0)] * 4
+    acc = [dt(0)] * 4
     i = 0
     while i + step <= size:
         for _ in range(step):
-            acc[0] = np.float32(acc[0] + vals[i])
+            acc[0] = dt(acc[0] + vals[i])
             i += 1
         for j in range(1, 4):
-            acc[j] = np.float32(acc[j] + acc[j - 1])
-            acc[j - 1] = np.float32(0)
+            acc[j] = dt(acc[j] + acc[j - 1])
+            acc[j - 1] = dt(0)
             if i & ((step - 1) << (j * power)):
                 break
     for v in vals[i:]:
-        acc[0] = np.float32(acc[0] + v)
+        acc[0] = dt(acc[0] + v)
     for j in range(1, 4):
-        acc[0] = np.float32(acc[0] + acc[j])
+        acc[0] = dt(acc[0] + acc[j])
     return acc[0]
 
 
