@@ -403,24 +403,30 @@ class Recorder:
         if self.strong:
             return self._record_strong(op, inputs, outputs, cut, inplace)
         # NOTE: most inputs are the unchanged output of an earlier op: their latest snapshot
-        # is taken here without a call (`_input` is the general case)
-        # (a tensor with a grad_fn requires grad, so only one without is asked)
+        # is taken here without a call (`_input` is the general case; a tensor with a
+        # grad_fn requires grad, so only one without is asked whether it still does)
         ins: Any = []
         for x in inputs:
             try:
                 old = x._trace
-                if old.owner is self:
-                    ofn = old._fn
-                    fn = x._grad_fn
-                    if (
-                        ofn is None and old.requires_grad == x._requires_grad
-                        if fn is None
-                        else ofn is not None and ofn() is fn
-                    ):
-                        ins.append(old)
-                        continue
-            except AttributeError:  # a Ref, or a tensor no recorder has seen
-                pass
+            except AttributeError:  # a Ref, or a tensor no recorder has seen (a .grad)
+                # NOTE: once only: a tensor's miss goes through its __getattr__ hook
+                ins.append(
+                    x
+                    if isinstance(x, Ref)
+                    else self._new_ref(x, x._grad_fn, x._requires_grad, None)
+                )
+                continue
+            if old.owner is self:
+                ofn = old._fn
+                fn = x._grad_fn
+                if (
+                    ofn is None and old.requires_grad == x._requires_grad
+                    if fn is None
+                    else ofn is not None and ofn() is fn
+                ):
+                    ins.append(old)
+                    continue
             ins.append(self._input(x))
         ins = tuple(ins)
         ge = state.grad_enabled
