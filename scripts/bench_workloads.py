@@ -10,6 +10,7 @@ this same run, alternating between them so machine load hits both alike.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import statistics
@@ -97,13 +98,11 @@ def chain(record: bool) -> Callable[[], None]:
     x = dt.ones(20, requires_grad=True)
 
     def run() -> None:
-        if record:
-            trace.RECORDER = trace.Recorder(__file__)
-        y = x
-        for _ in range(500):
-            y = y * w
-        y.sum().backward()
-        trace.RECORDER = None
+        with trace.recording(__file__) if record else contextlib.nullcontext():
+            y = x
+            for _ in range(500):
+                y = y * w
+            y.sum().backward()
 
     return run
 

@@ -17,7 +17,7 @@ import weakref
 from typing import Any
 
 from detachviz.engine import state
-from detachviz.engine.node import SavedVariable
+from detachviz.engine.node import MULTI, SavedVariable
 from detachviz.graph import vocab
 
 _new = object.__new__
@@ -103,7 +103,7 @@ class Record(Ref):
 
     __slots__ = (
         "index", "op", "inputs", "cut", "_code", "_at", "inplace", "grad_enabled",
-        "_saved_raw", "_pins", "_outs", "__weakref__",
+        "_saved_raw", "_saver", "_pins", "_outs", "__weakref__",
     )  # fmt: skip
 
     def __init__(
@@ -126,10 +126,11 @@ class Record(Ref):
         self._at: Any = line  # the line, or with `_code` the instruction offset
         self.inplace = inplace
         self.grad_enabled = grad_enabled
-        # (node, node._saved) as the op left them: the node frees its saved tensors at
-        # backward, and diagnosis needs them afterwards. Unpacked by `saved` on demand.
-        # The node may be held weakly (then the record lives only as long as it does).
-        self._saved_raw: tuple[Any, Any] | None = None
+        # node._saved as the op left it, and the node (`_saver`): the node frees its saved
+        # tensors at backward, and diagnosis needs them afterwards. Unpacked by `saved` on
+        # demand. The node may be held weakly (then the record lives only as long as it does).
+        self._saved_raw: Any = None
+        self._saver: Any = None
         self._pins: tuple[Any, ...] = ()
 
     @property
@@ -178,9 +179,10 @@ class Record(Ref):
     @property
     def saved(self) -> tuple[Any, ...]:
         """SavedVariable objects for what this op's backward node saved (even after backward)."""
-        if self._saved_raw is None:
+        raw = self._saved_raw
+        if raw is None:
             return ()
-        node, raw = self._saved_raw
+        node = self._saver
         if type(node) is _Weak:
             node = node()
             if node is None:
@@ -203,9 +205,10 @@ class Record(Ref):
         numbers it saved as the 0-dim tensors `_saved_*` shows them (`x * 3`'s `other`):
         what --show-saved draws after backward freed the node."""
         out = {sv.name: sv.tensor for sv in self.saved}
-        if self._saved_raw is None or scalar_tensor is None:
+        raw = self._saved_raw
+        if raw is None or scalar_tensor is None:
             return out
-        node, raw = self._saved_raw
+        node = self._saver
         if type(node) is _Weak:
             node = node()
             if node is None:
@@ -400,21 +403,30 @@ class Recorder:
         if self.strong:
             return self._record_strong(op, inputs, outputs, cut, inplace)
         # NOTE: most inputs are the unchanged output of an earlier op: their latest snapshot
-        # is taken here without a call (`_input` is the general case)
+        # is taken here without a call (`_input` is the general case; a tensor with a
+        # grad_fn requires grad, so only one without is asked whether it still does)
         ins: Any = []
         for x in inputs:
             try:
                 old = x._trace
-                fn = old._fn
+            except AttributeError:  # a Ref, or a tensor no recorder has seen (a .grad)
+                # NOTE: once only: a tensor's miss goes through its __getattr__ hook
+                ins.append(
+                    x
+                    if isinstance(x, Ref)
+                    else self._new_ref(x, x._grad_fn, x._requires_grad, None)
+                )
+                continue
+            if old.owner is self:
+                ofn = old._fn
+                fn = x._grad_fn
                 if (
-                    old.owner is self
-                    and (x._grad_fn is None if fn is None else fn() is x._grad_fn)
-                    and old.requires_grad == x._requires_grad
+                    ofn is None and old.requires_grad == x._requires_grad
+                    if fn is None
+                    else ofn is not None and ofn() is fn
                 ):
                     ins.append(old)
                     continue
-            except AttributeError:  # a Ref, or a tensor no recorder has seen
-                pass
             ins.append(self._input(x))
         ins = tuple(ins)
         ge = state.grad_enabled
@@ -434,11 +446,12 @@ class Recorder:
         rec.inplace = inplace
         rec.grad_enabled = ge
         rec._saved_raw = None
-        # where: the innermost frame that belongs to the script being run
+        # where: the innermost frame that belongs to the script being run (not the frame
+        # above: it is the engine's op that records itself)
         rec._code = rec._at = None
         script = self.script
         if script is not None:
-            frame: Any = _getframe(1)
+            frame: Any = _getframe(2)
             while frame is not None:
                 code = frame.f_code
                 if code.co_filename == script:
@@ -449,24 +462,30 @@ class Recorder:
         if len(outputs) == 1 and not inplace:  # the record is its output's snapshot
             t = outputs[0]
             rec._outs = None
-            rec.requires_grad = t._requires_grad
-            rec._shape = t._data.shape
             rec.owner = self
             rec._t = _weakref(t)
             t._trace = rec
             fn = t._grad_fn
             if fn is None:
                 rec._fn = None
+                rec.requires_grad = t._requires_grad
+                rec._shape = t._data.shape
             else:
+                rec.requires_grad = True
                 rec._fn = wfn = _weakref(fn)
                 fn._trace = rec
+                # NOTE: the node's own shape tuple: `t._data.shape` makes a new one per call
+                shape = fn._shape
+                rec._shape = t._data.shape if shape is None or shape is MULTI else shape
                 if fn._saved:
-                    rec._saved_raw = (wfn, fn._saved)
+                    rec._saved_raw = fn._saved
+                    rec._saver = wfn
         elif outputs:
             rec._outs = tuple([self._output(t, rec) for t in outputs])
             fn = outputs[0]._grad_fn
             if fn is not None and fn._saved:
-                rec._saved_raw = (_weakref(fn), fn._saved)
+                rec._saved_raw = fn._saved
+                rec._saver = _weakref(fn)
         else:
             rec._outs = ()
         if cut is not None or inplace or not outputs:
@@ -556,7 +575,8 @@ class Recorder:
         if outputs:
             fn = outputs[0]._grad_fn
             if fn is not None and fn._saved:
-                rec._saved_raw = (fn, fn._saved)
+                rec._saved_raw = fn._saved
+                rec._saver = fn
         self._list.append(rec)
         return rec
 
@@ -710,9 +730,17 @@ class recording:  # noqa: N801 - used like a function: `with recording(script) a
         # NOTE: a tensor has one slot for its latest snapshot; a recorder started inside
         # another keeps its own map instead (and keeps everything for its whole run).
         self.recorder.strong = RECORDER is not None
+        if RECORDER is None:
+            # NOTE: what lived before the recording (the interpreter, the imports) is left
+            # out of the cyclic collector's passes until it ends: each op's record adds a
+            # few objects the collector counts, and its full passes re-scanned the whole
+            # heap for them. What the script makes is collected as usual.
+            gc.freeze()
         RECORDER = self.recorder
         return self.recorder
 
     def __exit__(self, *exc: object) -> None:
         global RECORDER
         RECORDER = self._previous
+        if RECORDER is None:
+            gc.unfreeze()

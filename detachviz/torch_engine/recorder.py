@@ -43,10 +43,10 @@ class TorchRecord(Record):
 
     @property
     def saved(self) -> tuple[Any, ...]:
-        raw = self._saved_raw
-        if raw is None:
+        items = self._saved_raw
+        if items is None:
             return ()
-        node, items = raw
+        node = self._saver
         mine = [r.tensor for r in self.inputs + self.outputs]
         out = []
         for name, value, version in items:
@@ -57,8 +57,8 @@ class TorchRecord(Record):
         return tuple(out)
 
     def saved_values(self) -> dict[str, Any]:
-        raw = self._saved_raw
-        out = {} if raw is None else {name: value for name, value, _ in raw[1]}
+        items = self._saved_raw
+        out = {} if items is None else {name: value for name, value, _ in items}
         out.update((sv.name, sv.tensor) for sv in self.saved)  # the script's own objects
         return out
 
@@ -142,10 +142,9 @@ class TorchRecorder(Recorder):
         if found[0] is not None or "modified by an inplace operation" not in str(error):
             return found
         for rec in reversed(self.records):
-            raw = rec._saved_raw
-            if raw is None:
+            if rec._saved_raw is None:
                 continue
-            node = raw[0]
+            node = rec._saver
             for attr in _saved_attrs(node):
                 try:
                     getattr(node, attr)
@@ -245,7 +244,8 @@ class TorchRecorder(Recorder):
         if fn is not None:
             saved = read_saved(fn)
             if saved:
-                rec._saved_raw = (fn, saved)
+                rec._saved_raw = saved
+                rec._saver = fn
             self._inner_nodes(fn, rec)
         records.append(rec)
         return rec

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import warnings
+import weakref
 
 import detachviz.torch as torch
 from detachviz.engine import trace
@@ -133,3 +134,46 @@ def test_backward_and_grad_are_recorded_with_their_roots():
     assert [r.op for r in rec.records[-2:]] == ["backward", "autograd.grad"]
     assert rec.records[-2].inputs[0].tensor is y and rec.records[-2].outputs == ()
     assert rec.records[-1].inputs[0].tensor is y
+
+
+def test_records_keep_shape_and_saved_tensors_after_the_script_dropped_them():
+    # the record reads its shape from the op's node and keeps what the node saved, which
+    # the node itself frees at backward
+    import torch as real
+
+    x = torch.ones(2, 3, requires_grad=True)
+    w = torch.full((3,), 2.0)
+    with trace.recording() as rec:
+        loss = (x * w).sum(0).sum()
+        loss.backward()
+    mul = next(r for r in rec.records if r.op == "mul")
+    assert mul.outputs[0].tensor is None  # dropped by the script
+    assert mul.shape == (2, 3)
+    assert next(r for r in rec.records if r.op == "sum").shape == (3,)
+    rx = real.ones(2, 3, requires_grad=True)
+    rw = real.full((3,), 2.0)
+    fn = (rx * rw).grad_fn
+    want = {n: v for n in ("self", "other") if (v := getattr(fn, "_saved_" + n)) is not None}
+    got = {sv.name: sv.tensor for sv in mul.saved}
+    assert got.keys() == want.keys()
+    for name, value in want.items():
+        assert got[name].tolist() == value.tolist()
+
+
+def test_recording_leaves_older_objects_out_of_collection_until_it_ends():
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    before = gc.get_freeze_count()
+    with trace.recording():
+        frozen = gc.get_freeze_count()
+        with trace.recording():  # an inner recorder does not unfreeze early
+            pass
+        assert gc.get_freeze_count() == frozen > before
+        made = Cycle()  # the script's own cyclic garbage is collected as usual
+        alive = weakref.ref(made)
+        del made
+        gc.collect()
+        assert alive() is None
+    assert gc.get_freeze_count() == before
