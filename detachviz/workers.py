@@ -110,4 +110,7 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         if p.is_alive():
             p.kill()
             p.join()
-    pool.shutdown(wait=False, cancel_futures=True)
+    # NOTE: wait for the pool's manager thread too (it ends at once: its workers are gone).
+    # Left running, it could close its wake-up pipe while concurrent.futures' exit hook
+    # writes to it: "Exception ignored in: <module 'threading'> ... Bad file descriptor".
+    pool.shutdown(wait=True, cancel_futures=True)
