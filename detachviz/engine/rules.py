@@ -403,10 +403,19 @@ AS_STRIDED_BACK = node_class(
 )
 
 
+def zero_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
+    """A zero gradient (torch's `zeros_like(grad)`), for ops that are flat almost everywhere."""
+    return k.zeros_like(g)
+
+
+def zero_jvp(t: Any, p: Any, o: Any, a: Any) -> Any:
+    return np.zeros_like(o)
+
+
 # torch's `sgn`, as the formulas use it (abs: `grad * self.sgn()`): in the graph, zero gradient
 SGN = node_class(
     "SgnBackward0",
-    (lambda k, g, s, a: k.zeros_like(g),),
+    (zero_vjp,),
     jvp=(lambda t, p, o, a: np.zeros_like(t),),
 )
 

@@ -110,18 +110,8 @@ def over(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray | None:
         return None
     if c == 1:
         return rows(x.reshape(outer, r)).reshape(kept)
-    lanes = 32 // x.dtype.itemsize
-    block = _ILP * lanes if c >= lanes else _ILP
-    whole = c // block * block
-    # each outer slice is `columns` of (r, c); the cascade is column by column, so the
-    # slices go through numpy side by side as (r, outer * c)
-    side = x.reshape(outer, r, c).transpose(1, 0, 2)
-    out = np.empty((outer, c), dtype=x.dtype)
-    if whole:
-        out[:, :whole] = _cascade(side[:, :, :whole].reshape(r, -1)).reshape(outer, whole)
-    if whole < c:
-        out[:, whole:] = _row(side[:, :, whole:].reshape(r, -1)).reshape(outer, c - whole)
-    return out.reshape(kept)
+    # each outer slice is `columns` of (r, c): all of them at once, side by side
+    return columns(x.reshape(outer, r, c).transpose(1, 0, 2)).reshape(kept)
 
 
 def sum_all(x: np.ndarray) -> Any:
@@ -133,22 +123,24 @@ def sum_all(x: np.ndarray) -> Any:
 
 
 def columns(x: np.ndarray) -> np.ndarray:
-    """The sums down the columns of a C-contiguous float32/float64 matrix x (rows, cols),
-    added as torch adds a reduction over leading dims (SumKernel.cpp, one thread): with a
-    vector of columns or more, blocks of four vectors of columns take the cascade over all
-    rows and the columns left over take `row_sum` (rows split four ways); with fewer columns,
-    groups of four columns take the cascade and the rest `row_sum`. Per column, the vector and
-    scalar forms add in the same order, so numpy computes many columns at once."""
-    rows, cols = x.shape
+    """The sums down axis 0 of a float32/float64 array x (rows, ..., cols), added as torch
+    adds a reduction over leading dims (SumKernel.cpp, one thread), each middle index its own
+    (rows, cols) matrix: with a vector of columns or more, blocks of four vectors of columns
+    take the cascade over all rows and the columns left over take `row_sum` (rows split four
+    ways); with fewer columns, groups of four columns take the cascade and the rest
+    `row_sum`. Per column, the vector and scalar forms add in the same order, so numpy
+    computes many columns (and matrices) at once."""
+    count, cols = x.shape[0], x.shape[-1]
+    mid = x.shape[1:-1]
     lanes = 32 // x.dtype.itemsize
     block = _ILP * lanes if cols >= lanes else _ILP
     whole = cols // block * block
-    out = np.empty(cols, dtype=x.dtype)
-    if rows == 0:
-        out[:] = 0
+    out = np.empty(x.shape[1:], dtype=x.dtype)
+    if count == 0:
+        out[...] = 0
         return out
     if whole:
-        out[:whole] = _cascade(x[:, :whole])
+        out[..., :whole] = _cascade(x[..., :whole].reshape(count, -1)).reshape(*mid, whole)
     if whole < cols:
-        out[whole:] = _row(x[:, whole:])
+        out[..., whole:] = _row(x[..., whole:].reshape(count, -1)).reshape(*mid, cols - whole)
     return out

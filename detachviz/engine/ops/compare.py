@@ -17,6 +17,7 @@ from detachviz.engine.function import (
 )
 from detachviz.engine.node import Node, node_class
 from detachviz.engine.promote import broadcast_error
+from detachviz.engine.rules import zero_jvp, zero_vjp
 from detachviz.engine.tensor import Tensor
 
 
@@ -239,14 +240,6 @@ def floor_divide(x: Tensor, other: Any) -> Tensor:
     return floordiv(x, other)
 
 
-def _zero(k: Any, g: Any, s: Any, a: Any) -> Any:
-    return k.zeros_like(g)
-
-
-def _zero_jvp(t: Any, p: Any, o: Any, a: Any) -> Any:
-    return np.zeros_like(o)
-
-
 # How an in-place op below records itself on a tensor that requires grad:
 # `history(other)` -> (node class, the inputs after self that get edges).
 History = Callable[[Any], tuple[type[Node], tuple[Any, ...]]]
@@ -255,8 +248,8 @@ History = Callable[[Any], tuple[type[Node], tuple[Any, ...]]]
 def _compared(torch_name: str) -> History:
     """An in-place comparison's history: torch's `GtBackward0` for a number, `GtBackward1`
     (an edge to the tensor `other`, None when it needs no grad) for a tensor; zero grads."""
-    by_number = node_class(f"{torch_name}Backward0", (_zero,), jvp=(_zero_jvp,))
-    by_tensor = node_class(f"{torch_name}Backward1", (_zero, _zero), jvp=(_zero_jvp, _zero_jvp))
+    by_number = node_class(f"{torch_name}Backward0", (zero_vjp,), jvp=(zero_jvp,))
+    by_tensor = node_class(f"{torch_name}Backward1", (zero_vjp, zero_vjp), jvp=(zero_jvp, zero_jvp))
 
     def history(other: Any) -> tuple[type[Node], tuple[Any, ...]]:
         return (by_tensor, (other,)) if isinstance(other, Tensor) else (by_number, ())

@@ -12,19 +12,12 @@ import numpy as np
 from detachviz.engine.function import apply, inplace, unary
 from detachviz.engine.node import Saved, node_class
 from detachviz.engine.promote import result_type
+from detachviz.engine.rules import zero_jvp, zero_vjp
 from detachviz.engine.tensor import Tensor
 
 
-def _zero(k: Any, g: Any, s: Any, a: Any) -> Any:
-    return k.zeros_like(g)
-
-
-def _zero_jvp(t: Any, p: Any, o: Any, a: Any) -> Any:
-    return np.zeros_like(o)
-
-
 def _flat(name: str) -> Any:
-    return node_class(name, (_zero,), jvp=(_zero_jvp,))
+    return node_class(name, (zero_vjp,), jvp=(zero_jvp,))
 
 
 ROUND = _flat("RoundBackward0")

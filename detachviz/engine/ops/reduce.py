@@ -587,7 +587,7 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
         axes = (dims[0] % nd,)
     else:
         axes = tuple(d % nd for d in dims)
-    total = _ordered_sum(xd, axes, keepdim) if axes else None
+    total = _ordered_sum(xd, axes, keepdim)
     if total is None or axes is None:
         data = _mean_np(xd, axes, keepdim)
     else:  # torch's CPU mean: the sum, then divided by the count in the sum's dtype
