@@ -87,8 +87,8 @@ def sum_to(g: Any, shape: tuple[int, ...]) -> Any:
         axes, how = _sum_plan.__wrapped__(have, shape)
     if how is _ONE:  # NOTE: to one value, as torch's sum_to adds it
         return np.asarray(summation.sum_all(g), dtype=g.dtype).reshape(shape)
-    if axes and axes[-1] == len(axes) - 1:  # leading dims only (a bias's gradient)
-        summed = summation.over(g, axes)  # torch's order where it is known
+    if axes:  # torch's one keepdim sum over all of them: in its order where that is known
+        summed = summation.over(g, axes)
         if summed is not None:
             return summed.reshape(shape)
         if how is _LEAD:  # the reduction's own result is the shape

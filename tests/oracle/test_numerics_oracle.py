@@ -107,3 +107,26 @@ def test_dim_sums_give_torchs_bits_where_numpys_order_does_not():
         dv.from_numpy(rows).mean(1).numpy().tobytes()
         == torch.from_numpy(rows).mean(1).numpy().tobytes()
     )
+
+
+@pytest.mark.parametrize(("tdt", "ndt"), FLOATS, ids=["float32", "float64"])
+def test_broadcast_gradients_over_inner_dims_add_in_torchs_order(tdt, ndt):
+    # sum_to's one keepdim sum over the broadcast dims: trailing and middle ones too
+    import detachviz.torch as dv
+
+    rng = np.random.default_rng(4)
+    cases = [
+        ((4, 1), (4, 50)),
+        ((3, 1, 5), (3, 40, 5)),
+        ((2, 3, 1), (2, 3, 70)),
+        ((6, 1, 1), (6, 9, 17)),
+    ]
+    for small, big in cases:
+        a, b = rng.standard_normal(small).astype(ndt), rng.standard_normal(big).astype(ndt)
+        g = (rng.standard_normal(big) * 5).astype(ndt)
+        grads = []
+        for T in (torch, dv):
+            x = T.from_numpy(a.copy()).requires_grad_()
+            (x * T.from_numpy(b)).backward(T.from_numpy(g))
+            grads.append(x.grad.numpy().tobytes())
+        assert grads[0] == grads[1], (small, big)
