@@ -57,3 +57,30 @@ else:
     log, log1p, exp = np.log, np.log1p, np.exp
     sin, cos, tan = np.sin, np.cos, np.tan
     power = np.power
+
+
+_expf: list[Ufunc] = []
+
+
+def expf(x: np.ndarray) -> np.ndarray:
+    """float32 exp as glibc's `expf` computes it (torch's scalar loops call `std::exp` on a
+    float: correctly rounded but for about 1 in 3,000 values, so no numpy kernel reproduces it),
+    element by element through ctypes (~0.3 µs an element: for the few a vector loop leaves);
+    where the C library has no expf, float64 exp rounded once stands in."""
+    if not _expf:
+        _expf.append(_c_expf())
+    each = _expf[0]
+    x = np.asarray(x, dtype=np.float32)
+    return np.asarray(each(x), dtype=np.float32) if x.size else x.copy()
+
+
+def _c_expf() -> Ufunc:
+    import ctypes
+
+    try:
+        fn = ctypes.CDLL("libm.so.6").expf
+    except (OSError, AttributeError):
+        return lambda x: np.exp(np.asarray(x, dtype=np.float64)).astype(np.float32)
+    fn.restype = ctypes.c_float
+    fn.argtypes = [ctypes.c_float]
+    return np.frompyfunc(fn, 1, 1)

@@ -135,6 +135,58 @@ def _sleef_expf(d: np.ndarray, fma: Any) -> np.ndarray:
         return np.where(np.isnan(d), d, u).astype(np.float32)
 
 
+# Sleef's logf (sleefsimdsp.c, xlogf_u1, the AVX2 build: ENABLE_FMA_SP): d = m * 2**e with m in
+# [0.75, 1.5), x = (m - 1) / (m + 1) as a double-float, log = e*ln2 + 2x + x**3 * t(x**2) summed
+# as double-floats (df.h's dfmul/dfdiv/dfadd: every vfma/vfmapn/vfmanp one fused step).
+_LN2_HI = np.float32(0.69314718246459960938)
+_LN2_LO = np.float32(-1.904654323148236017e-09)
+_LOG_P = (np.float32(0.3027294874), np.float32(0.3996108174), np.float32(0.6666694880))
+_TINY = np.float32(np.finfo(np.float32).tiny)
+
+
+def sleef_logf(d: np.ndarray) -> np.ndarray:
+    """Sleef_logf8_u10 (torch's `Vectorized<float>::log`) on a float32 array."""
+    fused = Fused()
+    out = _sleef_logf(d, fused)
+    return out if fused.exact() else _sleef_logf(d, fma32)
+
+
+def _dfadd2(x: Any, y: Any) -> tuple[Any, Any]:
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def _sleef_logf(d: np.ndarray, fma: Any) -> np.ndarray:
+    d = np.asarray(d, dtype=_F32)
+    with np.errstate(all="ignore"):
+        tiny = d < _TINY
+        dn = np.where(tiny, d * np.float32(2.0**64), d)
+        e = (((dn * np.float32(1 / 0.75)).view(np.int32) >> 23) & 0xFF) - 0x7F
+        m = (dn.view(np.int32) - (e << 23)).view(_F32)  # vldexp3: d * 2**-e through the bits
+        ef = np.where(tiny, e - 64, e).astype(_F32)
+        sx = _LN2_HI * ef  # s = dfmul((ln2 hi, lo), e)
+        sy = fma(_LN2_LO, ef, fma(_LN2_HI, ef, -sx))
+        nx, ny = _dfadd2(np.float32(-1.0), m)  # x = dfdiv(dfadd2(-1, m), dfadd2(1, m))
+        dx, dy = _dfadd2(_ONE, m)
+        t = _ONE / dx
+        qx = nx * t
+        u = fma(t, nx, -qx)
+        v = fma(-dy, t, fma(-dx, t, _ONE))
+        qy = fma(qx, v, fma(ny, t, u))
+        x2 = qx * qx
+        p = fma(fma(_LOG_P[0], x2, _LOG_P[1]), x2, _LOG_P[2])
+        ax, ay = qx * np.float32(2.0), qy * np.float32(2.0)  # s = dfadd(s, dfscale(x, 2))
+        s = sx + ax
+        sy = (((sx - s) + ax) + sy) + ay
+        w = (x2 * qx) * p  # s = dfadd(s, x**3 * t)
+        r = s + w
+        r = r + (((s - r) + w) + sy)
+        r = np.where(np.isposinf(d), np.float32(np.inf), r)
+        r = np.where((d < 0) | np.isnan(d), np.float32(np.nan), r)
+        return np.where(d == 0, np.float32(-np.inf), r).astype(_F32)
+
+
 _FAST_MAX = np.float32(87.0)  # |d| up to this: every result and intermediate is a normal float32
 # L2U + L2L (exact: 43 significant bits) as a float64 array of one element, so that q (float32)
 # widens to float64 under numpy 1.x's value-based casting as under 2.x's rules; the polynomial's

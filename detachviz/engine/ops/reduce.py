@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
+from detachviz.engine import softmax as kernels
 from detachviz.engine import state, summation
 from detachviz.engine.arrays import (
     keep_dims,
@@ -369,10 +370,14 @@ argmin = _arg(np.argmin, "argmin")
 # softmax, log_softmax, logsumexp
 # --------------------------------------------------------------------------------------------
 def _softmax_back(k: Any, g: Any, y: Any, a: Any) -> Any:
+    if k is NP and (exact := kernels.backward(g, y, a.dim, False)) is not None:
+        return exact
     return y * (g - _sum_keep(k, g * y, (a.dim,)))
 
 
 def _log_softmax_back(k: Any, g: Any, y: Any, a: Any) -> Any:
+    if k is NP and (exact := kernels.backward(g, y, a.dim, True)) is not None:
+        return exact
     return g - k.exp(y) * _sum_keep(k, g, (a.dim,))
 
 
@@ -421,6 +426,8 @@ def _normalized(x: Tensor, dim: Any, dtype: Any, cls: Any, name: str, log: bool)
     d = _one_dim(dim, xd.ndim)
     if xd.ndim == 0:
         data = np.zeros_like(xd) if log else np.ones_like(xd)
+    elif (exact := kernels.forward(xd, d, log)) is not None:
+        data = exact
     else:
         # np.max / np.sum's own reductions, without their Python layer
         shifted = xd - np.maximum.reduce(xd, axis=d, keepdims=True)
