@@ -74,16 +74,47 @@ def test_a_transposed_input_is_read_in_torch_order(name, dim):
     np.testing.assert_array_equal(gd, gt)
 
 
-def test_cross_entropy_of_a_batch_is_torch_bits():
-    rng = np.random.default_rng(3)
-    x = rng.standard_normal((64, 10)).astype(np.float32)
-    t = rng.integers(0, 10, 64)
-    lt = torch.nn.functional.cross_entropy(
-        torch.from_numpy(x).requires_grad_(), torch.from_numpy(t)
-    )
-    xd = dt.tensor(x, requires_grad=True)
-    ld = dt.nn.functional.cross_entropy(xd, dt.tensor(t))
-    assert ld.item() == lt.item()
+@pytest.mark.parametrize(
+    "shape", [(16, 5), (64, 10), (3, 4), (100, 7), (5,), (4, 3, 6), (2, 4, 3, 5)]
+)
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_nll_loss_sums_in_torch_cascade_and_its_gradient_order(shape, reduction, weighted):
+    rng = np.random.default_rng(len(shape) * 100 + shape[0])
+    classes = shape[0] if len(shape) == 1 else shape[1]
+    tshape = () if len(shape) == 1 else (shape[0], *shape[2:])
+    for ignored in (False, True):
+        x = rng.standard_normal(shape).astype(np.float32)
+        t = np.asarray(rng.integers(0, classes, tshape))
+        if ignored and t.ndim:
+            t[rng.random(tshape) < 0.3] = -100
+        w = rng.uniform(0.1, 2, classes).astype(np.float32) if weighted else None
+        xt = torch.from_numpy(x).requires_grad_()
+        xd = dt.tensor(x, requires_grad=True)
+        lt = torch.nn.functional.nll_loss(
+            xt,
+            torch.from_numpy(t),
+            weight=None if w is None else torch.from_numpy(w),
+            reduction=reduction,
+        )
+        ld = dt.nn.functional.nll_loss(
+            xd, dt.tensor(t), weight=None if w is None else dt.tensor(w), reduction=reduction
+        )
+        g = torch.full(lt.shape, 0.37)  # not 1: torch divides it by the total before weighting
+        lt.backward(g)
+        ld.backward(dt.tensor(g.numpy()))
+        np.testing.assert_array_equal(ld.detach().numpy(), lt.detach().numpy())
+        np.testing.assert_array_equal(xd.grad.numpy(), xt.grad.numpy())
+
+
+@pytest.mark.parametrize("batch", [1, 7, 16, 17, 64, 300])
+def test_cross_entropy_loss_prints_torch_digits(batch):
+    rng = np.random.default_rng(batch)
+    x = rng.standard_normal((batch, 10)).astype(np.float32)
+    t = rng.integers(0, 10, batch)
+    lt = torch.nn.functional.cross_entropy(torch.from_numpy(x), torch.from_numpy(t))
+    ld = dt.nn.functional.cross_entropy(dt.tensor(x), dt.tensor(t))
+    assert repr(ld.item()) == repr(lt.item())
 
 
 def test_multihead_attention_weights_are_torch_bits():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -93,3 +95,30 @@ def test_columns_of_fewer_rows_than_partials_add_in_order_from_zero(rows, dtype)
         for v in x[:, j]:
             acc = dtype(acc + v)
         assert got[j].tobytes() == acc.tobytes(), (rows, j)
+
+
+def _nll_literal(terms, where, n):
+    """LossNLL.cpp's loop, one sample at a time."""
+    power = max(4, math.ceil(math.log2(n)) // 8) if n > 1 else 4
+    mask = (1 << power) - 1
+    partial = [np.float32(0)] * 8
+    for term, b in zip(terms, where):
+        partial[0] = np.float32(partial[0] + term)
+        for j in range(7):
+            if b & (mask << (j * power)):
+                break
+            partial[j + 1] = np.float32(partial[j + 1] + partial[j])
+            partial[j] = np.float32(0)
+    out = np.float32(0)
+    for p in partial:
+        out = np.float32(out + p)
+    return out
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 16, 17, 33, 256, 257, 1000, 5000])
+@pytest.mark.parametrize("dropped", [0.0, 0.3])
+def test_nll_cascade_is_the_loop_torch_runs(n, dropped):
+    rng = np.random.default_rng(n)
+    where = np.flatnonzero(rng.random(n) >= dropped)
+    terms = rng.standard_normal(where.size).astype(np.float32)
+    assert summation.nll_cascade(terms, where, n) == _nll_literal(terms, where, n)

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from detachviz.engine import state
+from detachviz.engine import state, summation
 from detachviz.engine.function import apply, finish
 from detachviz.engine.node import RESULT, Saved, new_node, node_class, set_jvp
 from detachviz.engine.ops import stats
@@ -126,21 +126,30 @@ def _picks(x: Any, target: Any, weight: Any, ignore_index: int) -> tuple[Any, An
     return safe, w
 
 
-def _nll_mask(x: Any, target: Any, weight: Any, ignore_index: int) -> Any:
-    """-(weight of the picked class) at each picked position, 0 elsewhere: d loss_n / d x."""
+def _nll_mask(x: Any, target: Any, weight: Any, ignore_index: int, grad: Any = None) -> Any:
+    """-(weight of the picked class) at each picked position, 0 elsewhere: d loss_n / d x;
+    with `grad` (a reduced loss's), torch's `weight * grad` there instead."""
     cdim = 0 if x.ndim == 1 else 1
     safe, w = _picks(x, target, weight, ignore_index)
+    if grad is None:
+        w = -w
+    else:
+        w = np.where(w == 0, x.dtype.type(0), (w * grad).astype(x.dtype))  # ignored stay 0
     mask = np.zeros(x.shape, dtype=x.dtype)
     if x.ndim == 2:
-        mask[np.arange(x.shape[0]), safe] = -w
+        mask[np.arange(x.shape[0]), safe] = w
     else:
-        np.put_along_axis(mask, np.expand_dims(safe, cdim), np.expand_dims(-w, cdim), axis=cdim)
+        np.put_along_axis(mask, np.expand_dims(safe, cdim), np.expand_dims(w, cdim), axis=cdim)
     return mask
 
 
 def _nll_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
     x = k.data(s[0])
     weight = None if s[2] is None else k.data(s[2])
+    if k is NP and (a.reduction != _NONE or x.ndim == 1):
+        # torch's order: grad = -(g / total_weight) (mean) or -g, then weight * grad
+        grad = -(g / k.data(s[3])) if a.reduction == _MEAN else -g
+        return _nll_mask(x, k.data(s[1]), weight, a.ignore_index, np.asarray(grad, x.dtype))
     mask = _nll_mask(x, k.data(s[1]), weight, a.ignore_index)
     if a.reduction == _MEAN:
         mask = mask / k.data(s[3])
@@ -249,8 +258,18 @@ def _nll(
     losses = -(picked * w)
     # NOTE: torch leaves total_weight 0 for an unreduced batch, but a 1-D input always sums it
     unreduced = reduction == _NONE and xd.ndim > 1
-    total = xd.dtype.type(0) if unreduced else np.add.reduce(w, None, xd.dtype)
-    data = losses if reduction == _NONE else np.add.reduce(losses, None, xd.dtype)
+    if unreduced:
+        total = xd.dtype.type(0)
+    else:  # torch's cascade over the kept samples, in order
+        kept = np.flatnonzero(np.asarray(td != ignore).reshape(-1))
+        n = int(np.asarray(td).size)
+        weights = np.asarray(w).reshape(-1)[kept]
+        total = xd.dtype.type(kept.size) if wd is None else summation.nll_cascade(weights, kept, n)
+    data = (
+        losses
+        if reduction == _NONE
+        else summation.nll_cascade(np.asarray(losses).reshape(-1)[kept], kept, n)
+    )
     if reduction == _MEAN and abs(total) >= 1:  # this division cannot warn
         data = data / total
     elif reduction == _MEAN:
