@@ -14,6 +14,12 @@ phases stretch with the load, the CPU time much less (`render cpu s`: the same f
 fresh `detachviz render` process and the layout program it runs).
 
     python scripts/bench_wide.py [--sizes 1000,5000,20000,100000] [--shapes wide,chain]
+    python scripts/bench_wide.py --callgrind   # instructions per phase instead (valgrind)
+
+`--callgrind` runs each script's phases in a process under valgrind's callgrind, which
+dumps its counters at every phase boundary (`callgrind_control -d`): instruction counts do
+not move with machine load, so they show how each phase scales with N (the wall-clock
+phases also pay cache misses that grow with the heap).
 """
 
 from __future__ import annotations
@@ -88,6 +94,47 @@ def phases(path: str) -> dict[str, float]:
     return out
 
 
+def counted_phases(path: str) -> None:
+    """The phases of `phases`, with a callgrind dump after each (run under valgrind)."""
+    from detachviz.graph.capture import capture
+    from detachviz.render.collapse import collapse
+    from detachviz.render.dot import build_dot
+    from detachviz.render.options import DrawOptions
+    from detachviz.runner import pick_roots, run_script, tensor_names
+
+    def dump(name: str) -> None:
+        subprocess.run(["callgrind_control", "-d", name, str(os.getpid())], capture_output=True)
+
+    dump("start")
+    result = run_script(path, record=True, quiet=True)
+    dump("run")
+    graph = capture(pick_roots(result), result.recorder, tensor_names(result.namespace))
+    dump("capture")
+    collapse(graph)
+    dump("collapse")
+    build_dot(graph, DrawOptions())
+    dump("dot")
+
+
+def instructions(path: str, tmp: str) -> dict[str, int]:
+    """Instructions per phase of `counted_phases` on the script (millions)."""
+    out = os.path.join(tmp, "cg.out")
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=no"]
+        + [sys.executable, __file__, "--counted", path],
+        check=True,
+        capture_output=True,
+    )
+    counts: dict[str, int] = {}
+    for dump in sorted(Path(tmp).glob("cg.out.*"), key=lambda f: int(f.suffix[1:])):
+        text = dump.read_text()
+        trigger = text.split("desc: Trigger: dump ", 1)[1].split("\n", 1)[0]
+        counts[trigger] = int(text.split("\nsummary: ", 1)[1].split("\n", 1)[0])
+        dump.unlink()
+    Path(out).unlink(missing_ok=True)
+    return counts
+
+
 def whole(path: str, timeout: float) -> tuple[float, float]:
     """Wall-clock and CPU seconds of `detachviz render` in a fresh process."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -116,7 +163,15 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--no-whole", action="store_true", help="skip the fresh-process render")
+    ap.add_argument("--callgrind", action="store_true", help="instructions per phase (valgrind)")
+    ap.add_argument("--counted", help=argparse.SUPPRESS)  # the process valgrind runs
     args = ap.parse_args()
+    if args.counted:
+        counted_phases(args.counted)
+        return
+    if args.callgrind:
+        count_table(args)
+        return
     cols = ["run", "capture", "collapse", "dot", "layout", "cpu"]
     head = " | ".join(f"{c} s" for c in cols)
     print(f"| shape | N | model nodes | {head} | render s | render cpu s |")
@@ -134,6 +189,25 @@ def main() -> None:
                     total = f"{wall:.2f} | {cpu:.2f}"
                 cells = " | ".join(f"{med[c]:.2f}" for c in cols)
                 print(f"| {shape} | {n} | {int(med['nodes'])} | {cells} | {total} |", flush=True)
+
+
+def count_table(args: argparse.Namespace) -> None:
+    cols = ["run", "capture", "collapse", "dot"]
+    print("| shape | N | " + " | ".join(f"{c} M instr (x prev)" for c in cols) + " |")
+    print("|---|---:|" + "---:|" * len(cols))
+    with tempfile.TemporaryDirectory() as tmp:
+        for shape in args.shapes.split(","):
+            prev: dict[str, int] = {}
+            for n in (int(s) for s in args.sizes.split(",")):
+                path = os.path.join(tmp, f"{shape}_{n}.py")
+                Path(path).write_text(SHAPES[shape].format(n=n))
+                counts = instructions(path, tmp)
+                cells = []
+                for c in cols:
+                    ratio = f" ({counts[c] / prev[c]:.2f}x)" if prev else ""
+                    cells.append(f"{counts[c] / 1e6:,.0f}{ratio}")
+                print(f"| {shape} | {n} | " + " | ".join(cells) + " |", flush=True)
+                prev = counts
 
 
 if __name__ == "__main__":
