@@ -149,41 +149,47 @@ def columns(x: np.ndarray) -> np.ndarray:
 _NLL_LEVELS = 8  # nll_loss's cascade_sum_num_levels
 
 
-def nll_cascade(terms: np.ndarray, where: np.ndarray, n: int) -> np.ndarray:
-    """nll_loss's reduction sum (LossNLL.cpp, nll_loss_out_frame / nll_loss2d): `terms` (the
-    kept samples' contributions, in order) at positions `where` among n samples. Eight
+def nll_cascade(values: Any, where: np.ndarray, n: int) -> np.ndarray:
+    """nll_loss's reduction sum (LossNLL.cpp, nll_loss_out_frame / nll_loss2d) of n samples'
+    `values` (any shape, read in C order) at the kept positions `where`. Eight
     partial sums: each term adds to the first; after a kept sample b whose low
     p*(j+1) bits are 0 (p = max(4, ceil(log2(n)) // 8)), partial j adds into j+1 and
     restarts from 0, up the levels while that holds; at the end the partials add in order
-    from 0. Each level is summed here a whole segment (between two such samples) at a time."""
+    from 0. Here each level is summed a whole segment (between two such samples) at a time;
+    once a level hands up at most one value, that value is the next partial (the levels
+    above it would only pass it on)."""
     power = max(4, math.ceil(math.log2(n)) // _NLL_LEVELS) if n > 1 else 4
+    terms = np.reshape(values, -1)[where]
     dt = terms.dtype
     partials = []
     stream, times = terms, where
     for j in range(_NLL_LEVELS - 1):
-        flush = (times & (((1 << power) - 1) << (j * power))) == 0
-        ends = np.flatnonzero(flush)
-        sums = _segment_sums(stream, ends) if ends.size else stream[:0]
+        if stream.size <= 1:
+            break
+        ends = np.flatnonzero((times & (((1 << power) - 1) << (j * power))) == 0)
         tail = ends[-1] + 1 if ends.size else 0
-        partials.append(_segment_sums(stream[tail:], np.array([stream.size - tail - 1]))[0])
-        stream, times = sums, times[ends]
-    partials.append(_segment_sums(stream, np.array([stream.size - 1]))[0])
+        partials.append(_serial(stream[tail:]))
+        stream, times = (_segment_sums(stream, ends) if ends.size else stream[:0]), times[ends]
+    partials.append(_serial(stream))
     out = dt.type(0)
     for p in partials:
         out = dt.type(out + p)
     return np.asarray(out, dtype=dt)
 
 
+def _serial(x: np.ndarray) -> Any:
+    """x added in order from 0 (np.add.accumulate is sequential; + 0 turns an all -0 sum
+    into the +0 that starting from 0 gives, and changes nothing else)."""
+    return np.add.accumulate(x)[-1] + x.dtype.type(0) if x.size else x.dtype.type(0)
+
+
 def _segment_sums(x: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """x cut into segments ending (inclusive) at `ends`, each starting after the previous end
-    (an end of start - 1: empty), each added in order from 0."""
+    """x cut into segments ending (inclusive) at `ends`, each starting after the previous end,
+    each added in order from 0 (as _serial; zero padding after a segment changes nothing)."""
     starts = np.concatenate(([0], ends[:-1] + 1))
     lengths = ends - starts + 1
     covered = x[: ends[-1] + 1]
     rows = np.repeat(np.arange(ends.size), lengths)
     grid = np.zeros((ends.size, int(lengths.max())), dtype=x.dtype)
     grid[rows, np.arange(covered.size) - starts[rows]] = covered
-    acc = np.zeros(ends.size, dtype=x.dtype)
-    for c in range(grid.shape[1]):
-        acc += grid[:, c]  # padding adds +0, which leaves every partial (never -0) as it is
-    return acc
+    return np.add.accumulate(grid, axis=1)[:, -1] + x.dtype.type(0)

@@ -121,4 +121,6 @@ def test_nll_cascade_is_the_loop_torch_runs(n, dropped):
     rng = np.random.default_rng(n)
     where = np.flatnonzero(rng.random(n) >= dropped)
     terms = rng.standard_normal(where.size).astype(np.float32)
-    assert summation.nll_cascade(terms, where, n) == _nll_literal(terms, where, n)
+    values = np.zeros(n, dtype=np.float32)
+    values[where] = terms
+    assert summation.nll_cascade(values, where, n) == _nll_literal(terms, where, n)

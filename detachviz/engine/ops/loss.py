@@ -127,14 +127,10 @@ def _picks(x: Any, target: Any, weight: Any, ignore_index: int) -> tuple[Any, An
 
 
 def _nll_mask(x: Any, target: Any, weight: Any, ignore_index: int, grad: Any = None) -> Any:
-    """-(weight of the picked class) at each picked position, 0 elsewhere: d loss_n / d x;
-    with `grad` (a reduced loss's), torch's `weight * grad` there instead."""
+    """d loss_n / d x: -weight at each pick (a reduced loss's: weight * grad), 0 elsewhere."""
     cdim = 0 if x.ndim == 1 else 1
     safe, w = _picks(x, target, weight, ignore_index)
-    if grad is None:
-        w = -w
-    else:
-        w = np.where(w == 0, x.dtype.type(0), (w * grad).astype(x.dtype))  # ignored stay 0
+    w = -w if grad is None else np.where(w == 0, x.dtype.type(0), (w * grad).astype(x.dtype))
     mask = np.zeros(x.shape, dtype=x.dtype)
     if x.ndim == 2:
         mask[np.arange(x.shape[0]), safe] = w
@@ -146,17 +142,12 @@ def _nll_mask(x: Any, target: Any, weight: Any, ignore_index: int, grad: Any = N
 def _nll_vjp(k: Any, g: Any, s: Any, a: Any) -> Any:
     x = k.data(s[0])
     weight = None if s[2] is None else k.data(s[2])
-    if k is NP and (a.reduction != _NONE or x.ndim == 1):
-        # torch's order: grad = -(g / total_weight) (mean) or -g, then weight * grad
-        grad = -(g / k.data(s[3])) if a.reduction == _MEAN else -g
-        return _nll_mask(x, k.data(s[1]), weight, a.ignore_index, np.asarray(grad, x.dtype))
-    mask = _nll_mask(x, k.data(s[1]), weight, a.ignore_index)
-    if a.reduction == _MEAN:
-        mask = mask / k.data(s[3])
-    elif a.reduction == _NONE and x.ndim > 1:
-        # the per-element gradient gains the class dim back
+    if a.reduction == _NONE and x.ndim > 1:  # the per-element gradient gains the class dim back
         g = k.reshape(g, (x.shape[0], 1) + x.shape[2:])
-    return g * k.const(mask.astype(x.dtype, copy=False))
+        return g * k.const(_nll_mask(x, k.data(s[1]), weight, a.ignore_index))
+    # torch's order: grad = -(g / total_weight) (mean) or -g, then weight * grad
+    grad = -(k.data(g) / k.data(s[3])) if a.reduction == _MEAN else -k.data(g)
+    return k.const(_nll_mask(x, k.data(s[1]), weight, a.ignore_index, np.asarray(grad, x.dtype)))
 
 
 def _nll_of(k: Any, gg: Any, s: Any, a: Any) -> Any:
@@ -246,8 +237,7 @@ def _nll(
     cls: Any, x: Tensor, target: Tensor, weight: Tensor | None, reduction: int, ignore: int
 ) -> Tensor:
     """One NllLoss node over a 1-D, 2-D or 4-D input."""
-    xd = x._data
-    td = target._data
+    xd, td = x._data, target._data
     wd = None if weight is None else weight._data
     cdim = 0 if xd.ndim == 1 else 1
     safe, w = _picks(xd, td, wd, ignore)
@@ -257,19 +247,12 @@ def _nll(
         picked = np.take_along_axis(xd, np.expand_dims(safe, cdim), cdim).squeeze(cdim)
     losses = -(picked * w)
     # NOTE: torch leaves total_weight 0 for an unreduced batch, but a 1-D input always sums it
-    unreduced = reduction == _NONE and xd.ndim > 1
-    if unreduced:
+    kept, n = np.flatnonzero(np.reshape(td != ignore, -1)), int(td.size)  # torch's cascade
+    if reduction == _NONE and xd.ndim > 1:
         total = xd.dtype.type(0)
-    else:  # torch's cascade over the kept samples, in order
-        kept = np.flatnonzero(np.asarray(td != ignore).reshape(-1))
-        n = int(np.asarray(td).size)
-        weights = np.asarray(w).reshape(-1)[kept]
-        total = xd.dtype.type(kept.size) if wd is None else summation.nll_cascade(weights, kept, n)
-    data = (
-        losses
-        if reduction == _NONE
-        else summation.nll_cascade(np.asarray(losses).reshape(-1)[kept], kept, n)
-    )
+    else:
+        total = xd.dtype.type(kept.size) if wd is None else summation.nll_cascade(w, kept, n)
+    data = losses if reduction == _NONE else summation.nll_cascade(losses, kept, n)
     if reduction == _MEAN and abs(total) >= 1:  # this division cannot warn
         data = data / total
     elif reduction == _MEAN:
