@@ -110,17 +110,14 @@ def backward(g: np.ndarray, y: np.ndarray, axis: int, log: bool) -> np.ndarray |
             gr = np.ascontiguousarray(g).reshape(-1, n)
             yr = np.ascontiguousarray(y).reshape(-1, n)
             if log:
-                total = np.broadcast_to(lane_sum(gr)[:, None], gr.shape)
-                out = fma32(-sleef_expf(yr), total, gr)
+                out = fma32(-sleef_expf(yr), lane_sum(gr)[:, None], gr)
             else:
                 out = (gr - lane_sum(gr, yr)[:, None]) * yr
             return out.reshape(y.shape)
         gc, _ = _rows(g, axis)
-        yc, (outer, dim, inner) = _rows(y, axis)
+        yc, (_, dim, inner) = _rows(y, axis)
         if log:
-            vec = _vectorized(inner, dim)
-            total = np.broadcast_to(_serial_sum(gc)[:, None, :], gc.shape)
-            out = fma32(-_exp(yc, vec), total, gc)
+            out = fma32(-_exp(yc, _vectorized(inner, dim)), _serial_sum(gc)[:, None, :], gc)
         else:
             total = gc[:, 0, :] * yc[:, 0, :]
             for d in range(1, dim):

@@ -247,12 +247,12 @@ def _nll(
         picked = np.take_along_axis(xd, np.expand_dims(safe, cdim), cdim).squeeze(cdim)
     losses = -(picked * w)
     # NOTE: torch leaves total_weight 0 for an unreduced batch, but a 1-D input always sums it
-    kept, n = np.flatnonzero(np.reshape(td != ignore, -1)), int(td.size)  # torch's cascade
     if reduction == _NONE and xd.ndim > 1:
-        total = xd.dtype.type(0)
-    else:
+        total, data = xd.dtype.type(0), losses
+    else:  # torch's cascade over the kept samples, in order
+        kept, n = np.flatnonzero(np.reshape(td != ignore, -1)), int(td.size)
         total = xd.dtype.type(kept.size) if wd is None else summation.nll_cascade(w, kept, n)
-    data = losses if reduction == _NONE else summation.nll_cascade(losses, kept, n)
+        data = losses if reduction == _NONE else summation.nll_cascade(losses, kept, n)
     if reduction == _MEAN and abs(total) >= 1:  # this division cannot warn
         data = data / total
     elif reduction == _MEAN:
