@@ -223,6 +223,21 @@ class Record(Ref):
         return f"<Record #{self.index} {self.op} line={self.line} cut={self.cut}>"
 
 
+class _RootCopy(Ref):
+    """A differentiated root's snapshot as its backward()/autograd.grad() record holds it:
+    the root's producing record held weakly. The root's snapshot keeps the differentiation
+    record (`anchored`); a strong producer would close a cycle through it (a one-output
+    record is its own output's snapshot), and a training loop's every step would then wait
+    for the cyclic collector, its tensors and nodes with it."""
+
+    __slots__ = ("_producer",)
+
+    @property
+    def producer(self) -> Record | None:  # type: ignore[override]
+        p = self._producer
+        return None if p is None else p()  # type: ignore[no-any-return]
+
+
 # code object -> {instruction offset: line}, filled as records are asked for their line
 _LINES: weakref.WeakKeyDictionary[Any, dict[int, int | None]] = weakref.WeakKeyDictionary()
 
@@ -680,8 +695,10 @@ class Recorder:
         cycle); the latest one, with its roots, as long as the recorder."""
         copies = []
         for r in rec.inputs:
-            c = _new(Ref)
-            c._t, c._fn, c.requires_grad, c.producer = r._t, r._fn, r.requires_grad, r.producer
+            c = _new(_RootCopy)
+            c._t, c._fn, c.requires_grad = r._t, r._fn, r.requires_grad
+            producer = r.producer
+            c._producer = None if producer is None else _weakref(producer)
             c._shape, c.owner = r._shape, self
             r.anchored = (*getattr(r, "anchored", ()), rec)
             copies.append(c)

@@ -142,3 +142,34 @@ def test_a_loop_keeps_a_bounded_history_of_writes():
     assert kept[True] == steps * (2 * 3 + 1) - 2 * 2 + 1
     # the writes are let go in batches of 4,096 (trace.py's `_compact_writes`)
     assert kept[False] < 1024, kept
+
+
+def test_a_dropped_step_is_freed_without_the_cyclic_collector():
+    """A step's graph goes when the script drops it, by reference counting alone, as under
+    `run`: nothing the recorder adds (the backward record that its loss anchors, the loss's
+    snapshot) closes a cycle that would leave the step to the collector."""
+    code = """
+        import weakref
+        w = torch.ones(3, requires_grad=True)
+        x = torch.arange(3.0)
+        nodes = []
+        for step in range(5):
+            h = (w * x + 1.0).tanh()
+            loss = (h**2).sum()  # pow saves h: the step's records hold its node through it
+            nodes.append(weakref.ref(h.grad_fn))
+            loss.backward()
+            with torch.no_grad():
+                w -= 0.1 * w.grad
+            w.grad = None
+    """
+    namespace: dict = {"__name__": "__main__"}
+    gc.collect()
+    gc.disable()
+    try:
+        with compat_modules(), trace.recording("<prog>"):
+            namespace.update(prebound())
+            exec(compile(textwrap.dedent(code), "<prog>", "exec"), namespace)
+            alive = [ref() is not None for ref in namespace["nodes"]]
+    finally:
+        gc.enable()
+    assert alive == [False, False, False, False, True]  # only the last step is still named
