@@ -34,6 +34,8 @@ from detachviz.engine.ops import (
     view,
 )
 from detachviz.engine.tensor import Tensor, saved_value
+from detachviz.engine.tensor_api import TORCH_TENSOR_LACKS
+from detachviz.engine.unsupported import refuse_names
 
 # op families imported on first use (engine/deferred.py)
 arrange = deferred.family("arrange")
@@ -610,6 +612,7 @@ def install() -> None:
         setattr(Tensor, name, property(getter))
     signatures.bind_methods(Tensor)  # torch's keywords for the positional parameters
     deferred.site(Tensor, lambda: signatures.bind_methods(Tensor))
+    refuse_names(Tensor, "Tensor", TORCH_TENSOR_LACKS)  # torch's names it has no row for
     setattr(Tensor, "__new__", staticmethod(_legacy_new))  # noqa: B010
     setattr(Node, "__call__", _node_call)  # noqa: B010 - installed late on purpose
     setattr(Node, "_value_of_saved", saved_value)  # noqa: B010

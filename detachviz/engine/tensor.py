@@ -32,7 +32,6 @@ from detachviz.engine.node import (
 )
 from detachviz.engine.printing import format_tensor
 from detachviz.engine.size import Size
-from detachviz.engine.unsupported import refuse
 from detachviz.graph import vocab
 
 _ndarray = np.ndarray
@@ -578,11 +577,6 @@ class Tensor:
         def __neg__(self) -> Tensor: ...
         def __getitem__(self, index: Any) -> Tensor: ...
         def __setitem__(self, index: Any, value: Any) -> None: ...
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") and name.endswith("__"):
-            raise AttributeError(name)
-        raise refuse(f"Tensor.{name}")
 
 
 def _sizes(t: Tensor) -> str:

@@ -425,7 +425,6 @@ class Recorder:
             try:
                 old = x._trace
             except AttributeError:  # a Ref, or a tensor no recorder has seen (a .grad)
-                # NOTE: once only: a tensor's miss goes through its __getattr__ hook
                 ins.append(
                     x
                     if isinstance(x, Ref)

@@ -93,6 +93,20 @@ def test_every_public_name_is_provided_or_refused_clearly(case: Any) -> None:
     assert bad == []
 
 
+def test_the_tensor_names_refused_are_exactly_torchs_that_detachviz_lacks() -> None:
+    """engine/tensor_api.py's table, both ways: each name is torch's, and reading it on a
+    tensor gives the refusal (a name since provided would be a stale row)."""
+    import detachviz.torch as dtorch
+    from detachviz.engine.tensor_api import TORCH_TENSOR_LACKS
+
+    real = set(_public(torch.zeros(1)))
+    ours = dtorch.zeros(2, 2, requires_grad=True)
+    assert sorted(TORCH_TENSOR_LACKS - real) == []
+    stale = [n for n in TORCH_TENSOR_LACKS if _outcome(ours, n) != (
+        "AttributeError", f"Tensor.{n} is not supported by detachviz")]  # fmt: skip
+    assert stale == []
+
+
 @pytest.mark.parametrize("path", [p for p in NAMESPACES if p not in COMPAT_MODULES])
 def test_a_namespace_detachviz_lacks_is_refused_on_import(path: str) -> None:
     from detachviz.runner import _TorchModules

@@ -13,8 +13,16 @@ from detachviz.engine.size import Size
 def test_unsupported_names_raise_clear_attribute_errors():
     with pytest.raises(AttributeError, match="^torch.fft is not supported by detachviz$"):
         torch.fft  # noqa: B018
-    with pytest.raises(AttributeError, match="^Tensor.foobar is not supported by detachviz$"):
-        torch.ones(2).foobar  # noqa: B018
+    with pytest.raises(AttributeError, match="^Tensor.stft is not supported by detachviz$"):
+        torch.ones(2).stft  # noqa: B018
+    assert not hasattr(torch.ones(2), "stft") and not hasattr(torch.Tensor, "stft")
+
+
+def test_a_name_torch_lacks_too_keeps_pythons_error():
+    """A typo is no unsupported feature: Python's message, as under torch (and, printed, its
+    "Did you mean")."""
+    with pytest.raises(AttributeError, match="^'Tensor' object has no attribute 'sizee'$"):
+        torch.ones(2).sizee  # noqa: B018
 
 
 def test_autograd_submodule_and_variable():
