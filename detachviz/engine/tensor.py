@@ -32,6 +32,7 @@ from detachviz.engine.node import (
 )
 from detachviz.engine.printing import format_tensor
 from detachviz.engine.size import Size
+from detachviz.engine.tensor_api import TORCH_TENSOR_LACKS
 from detachviz.graph import vocab
 
 _ndarray = np.ndarray
@@ -478,6 +479,11 @@ class Tensor:
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
         return self._data.item()
+
+    def __dir__(self) -> list[str]:
+        # torch's names detachviz lacks are class attributes that refuse (methods.install):
+        # completion in a notebook offers what works
+        return sorted(set(super().__dir__()) - TORCH_TENSOR_LACKS)
 
     def __len__(self) -> int:
         if self._data.ndim == 0:

@@ -4,9 +4,9 @@ Python's (and torch's) own `'Tensor' object has no attribute 'x'`, with its "Did
 
 They are class attributes (engine/unsupported.py's `Refused`), not a `__getattr__`: a class
 with a `__getattr__` hook gets no specialised attribute reads, and a tensor's slots are read
-on every op. tests/engine/test_namespace_walk.py walks real torch's names against this table
-both ways: every public name of torch's Tensor is provided or listed here, and every name
-listed here is refused (none is provided).
+on every op; `dir()` of a tensor leaves them out. tests/engine/test_namespace_walk.py walks
+real torch's names against this table both ways: every public name of torch's Tensor is
+provided or listed here, and every name listed here is refused (none is provided).
 """
 
 from __future__ import annotations

@@ -16,6 +16,8 @@ def test_unsupported_names_raise_clear_attribute_errors():
     with pytest.raises(AttributeError, match="^Tensor.stft is not supported by detachviz$"):
         torch.ones(2).stft  # noqa: B018
     assert not hasattr(torch.ones(2), "stft") and not hasattr(torch.Tensor, "stft")
+    names = dir(torch.ones(2))  # what a notebook completes
+    assert "stft" not in names and {"sum", "backward", "grad", "_data"} <= set(names)
 
 
 def test_a_name_torch_lacks_too_keeps_pythons_error():
