@@ -231,6 +231,7 @@ class _RootCopy(Ref):
     for the cyclic collector, its tensors and nodes with it."""
 
     __slots__ = ("_producer",)
+    _producer: Any  # a weak reference to the root's producing record, or None
 
     @property
     def producer(self) -> Record | None:  # type: ignore[override]
