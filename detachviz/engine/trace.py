@@ -11,12 +11,13 @@ A record keeps *snapshots* of its tensors (`Ref`): the tensor object plus its `g
 
 from __future__ import annotations
 
+import collections
 import gc
 import sys
 import weakref
 from typing import Any
 
-from detachviz.engine import state
+from detachviz.engine import state, writes
 from detachviz.engine.node import MULTI, SavedVariable
 from detachviz.graph import vocab
 
@@ -311,7 +312,11 @@ class Recorder:
         self._count = 0
         self._compact_at = 1024
         self._writes: list[Any] = []  # weak references to the in-place writes, in order
+        # (engine/writes.py: what is kept of them, and when they are let go)
         self._compact_writes_at = 4096
+        # (index, weak reference to the node) of the records whose node saved something, in
+        # order: what engine/writes.py asks whether a live node saved a written tensor
+        self._savers: collections.deque[tuple[int, Any]] = collections.deque()
         # Strong mode (a recorder started inside another one): id(tensor) -> its latest
         # snapshot, ids kept valid by `_alive`, as the engine's own slots cannot be shared.
         self._refs: dict[int, Ref] = {}
@@ -498,6 +503,7 @@ class Recorder:
                 if fn._saved:
                     rec._saved_raw = fn._saved
                     rec._saver = wfn
+                    self._savers.append((rec.index, wfn))
         elif outputs:
             rec._outs = (
                 (self._output(outputs[0], rec),)
@@ -507,7 +513,8 @@ class Recorder:
             fn = outputs[0]._grad_fn
             if fn is not None and fn._saved:
                 rec._saved_raw = fn._saved
-                rec._saver = _weakref(fn)
+                rec._saver = wfn = _weakref(fn)
+                self._savers.append((rec.index, wfn))
         else:
             rec._outs = ()
         if cut is not None or inplace or not outputs:
@@ -517,6 +524,7 @@ class Recorder:
         if len(log) >= self._compact_at:
             self._log = log = [w for w in log if w() is not None]
             self._compact_at = max(1024, 2 * len(log))
+            self._savers = collections.deque(s for s in self._savers if s[1]() is not None)
         return rec
 
     def _input(self, x: Any) -> Ref:
@@ -612,102 +620,10 @@ class Recorder:
         if rec.inplace and rec.inputs:
             target = rec.inputs[0].tensor
             pins.append(target)
-            self._wrote(rec, target)
+            writes.wrote(self, rec, target)
         elif not rec.outputs and rec.op in vocab.DIFFERENTIATIONS:
             self._differentiated(rec)
         rec._pins = tuple(pins)
-
-    def _wrote(self, rec: Record, target: Any) -> None:
-        """An in-place write lives as long as the memory it wrote can be read: while a tensor
-        sharing the target's version counter lives (its views, what it was detached from)
-        or, for a target reached through `.data` (and views of it), the `.data` source."""
-        self._writes.append(_weakref(rec))
-        if len(self._writes) >= self._compact_writes_at:
-            self._compact_writes()
-            self._compact_writes_at = max(4096, 2 * len(self._writes))
-        vc = target._vc
-        if vc is not None:
-            writes = getattr(vc, "_trace", None)
-            if writes is None:
-                vc._trace = [rec]
-            else:
-                writes.append(rec)
-        producer = rec.inputs[0].producer
-        while producer is not None and producer.op in vocab.VIEW_OPS:
-            producer = producer.inputs[0].producer
-        if producer is not None and producer.cut == vocab.DATA:
-            # NOTE: `.data` has its own counter: the source's snapshot keeps the write (a
-            # small cycle through the write's inputs, freed by the garbage collector)
-            source = producer.inputs[0]
-            source.anchored = (*getattr(source, "anchored", ()), rec)
-
-    def _compact_writes(self) -> None:
-        """Let go of the in-place writes no drawing can show: a training loop's optimizer
-        updates would otherwise keep every step's writes (each write's input is the target
-        as the previous write left it).
-
-        Capture draws a write into a saved tensor, when the backward node that saved it is
-        alive and saved it before the write (a node made later saved the written value),
-        and it walks back through a value's writes only when a cut lies behind them. So a
-        write that made no backward node, has no cut behind it, is not its target's latest
-        and has no live node before it that saved the target's memory can never be drawn:
-        its output snapshot forgets it (as if the target came from nowhere, which capture
-        treats alike), and nothing else keeps it. Nodes only die, so this stays true.
-        (A write through `.data` always has a cut behind it: it is kept by its source.)"""
-        # NOTE: a dead step's nodes are often cyclic garbage (a record and its output
-        # snapshot point at each other) that would pass for live savers until collected
-        gc.collect()
-        writes = [w for r in self._writes if (w := r()) is not None]
-        records = self.records
-        reaches: dict[int, bool] = {}  # as capture's `_index`: a cut lies behind the record
-        saved_at: dict[int, int] = {}  # storage address -> the first live node saving it
-        # NOTE: written out flat: between two compactions a loop's every write and the
-        # records of what it wrote are alive, thousands of them
-        for rec in records:
-            hit = rec.cut is not None and bool(rec.cut_sources)
-            if not hit:
-                for r in rec.inputs:
-                    if not r.requires_grad:
-                        p = r.producer
-                        if p is not None and reaches.get(p.index, False):
-                            hit = True
-                            break
-            reaches[rec.index] = hit
-            for sv in rec.saved if rec._saved_raw is not None else ():
-                if sv.tensor is not None:
-                    saved_at.setdefault(sv.tensor.untyped_storage().data_ptr(), rec.index)
-        kept = []
-        dropped: set[int] = set()
-        counters: dict[int, Any] = {}
-        addresses: dict[int, int] = {}  # id(target) -> its storage's address (targets repeat)
-        for w in writes:
-            target = w.inputs[0].tensor  # pinned by the write
-            latest = getattr(target, "_trace", None)
-            out = w.outputs[0] if w.outputs else None
-            if (
-                out is None
-                or w.op == vocab.DETACH_
-                or reaches.get(w.index, True)
-                or (latest is not None and latest.producer is w)
-                or out.grad_fn is not w.inputs[0].grad_fn
-            ):
-                kept.append(_weakref(w))
-                continue
-            address = addresses.get(id(target))
-            if address is None:
-                address = addresses[id(target)] = target.untyped_storage().data_ptr()
-            if saved_at.get(address, w.index + 1) < w.index:
-                kept.append(_weakref(w))
-                continue
-            out.producer = None
-            dropped.add(id(w))
-            if target._vc is not None:
-                counters[id(target._vc)] = target._vc
-        for vc in counters.values():  # the version counters list their writes too
-            writes_into = getattr(vc, "_trace", None)
-            if writes_into is not None:
-                writes_into[:] = [x for x in writes_into if id(x) not in dropped]
-        self._writes = kept
 
     def _differentiated(self, rec: Record) -> None:
         """A backward()/autograd.grad() record lives as long as one of its roots does (its
@@ -727,7 +643,7 @@ class Recorder:
 
     def snapshot(self, tensor: Any) -> Ref:
         """The tensor as it is now, for an op about to change it in place."""
-        return self._ref(tensor) if self.strong or self._refs else self._input(tensor)
+        return self._ref(tensor)
 
     # What the graph layer asks of any engine's recorder, beyond the records themselves
     # (the torch engine's recorder answers from what it saw; see torch_engine/tracer.py).

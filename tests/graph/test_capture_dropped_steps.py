@@ -140,8 +140,26 @@ def test_a_loop_keeps_a_bounded_history_of_writes():
     # per step and parameter buf.mul_, buf.add_, p.add_ (the first step clones buf), then
     # scale.mul_; and the last scale.add_
     assert kept[True] == steps * (2 * 3 + 1) - 2 * 2 + 1
-    # the writes are let go in batches of 4,096 (trace.py's `_compact_writes`)
+    # each write is let go when the next one into its target supersedes it
+    # (engine/writes.py), the rest in a pass at 4,096
     assert kept[False] < 1024, kept
+
+
+@pytest.mark.parametrize("steps", [10, 240])
+def test_a_superseded_write_is_let_go_at_once(steps: int) -> None:
+    """Between the passes over all kept writes, a loop keeps the latest write per target and
+    the ones a drawing can show: what stays does not grow with the steps (240 steps make
+    1,680 writes, under the 4,096 of a pass)."""
+    code = PROGRAMS["momentum sgd for many steps, then a write into a saved tensor"]
+    namespace: dict = {"__name__": "__main__"}
+    with compat_modules(), trace.recording("<prog>") as rec:
+        namespace.update(prebound())
+        program = textwrap.dedent(code).replace("range(120)", f"range({steps})")
+        exec(compile(program, "<prog>", "exec"), namespace)
+        kept = [(r.op, r.line) for r in rec.records if r.inplace]
+    # w.add_ and b.add_ (line 11, opt.step), their momentum buffers' add_; the last
+    # scale.mul_ (line 13: the last step's node saved scale before it) and scale.add_
+    assert kept == [("add_", 11)] * 4 + [("mul_", 13), ("add_", 16)]
 
 
 def test_a_dropped_step_is_freed_without_the_cyclic_collector():
@@ -173,3 +191,24 @@ def test_a_dropped_step_is_freed_without_the_cyclic_collector():
     finally:
         gc.enable()
     assert alive == [False, False, False, False, True]  # only the last step is still named
+
+
+@pytest.mark.parametrize(("history", "kept"), [(10, ["sub_"]), (100, ["sub_", "sub_"])])
+def test_a_write_with_a_long_history_behind_it_is_left_to_the_pass(history, kept) -> None:
+    """Whether a cut lies behind a superseded write is looked for over a bounded history
+    (engine/writes.py's CUT_SEARCH_BUDGET, 64 records); behind a longer one the write stays
+    until the pass over all kept writes decides."""
+    code = f"""
+        p = torch.ones(3, requires_grad=True)
+        v = torch.zeros(3)
+        for _ in range({history}):
+            v = v + 1.0  # no grad and no cut: a history of plain records
+        with torch.no_grad():
+            p.sub_(v)
+            p.sub_(v)
+    """
+    namespace: dict = {"__name__": "__main__"}
+    with compat_modules(), trace.recording("<prog>") as rec:
+        namespace.update(prebound())
+        exec(compile(textwrap.dedent(code), "<prog>", "exec"), namespace)
+        assert [r.op for r in rec.records if r.inplace] == kept
