@@ -117,7 +117,7 @@ class Tensor:
         "_x",
         "_fw_tangent",
         "_view_ver",  # views only: the version their grad_fn was made at (see _regen_view)
-        "_trace",  # while recording: its latest trace snapshot (engine/trace.py), unset before
+        "_trace",  # its latest trace snapshot while recording (engine/trace.py); None or unset
         "__weakref__",
     )
     # the slots' types (annotations only: the values live in the slots)
@@ -610,6 +610,7 @@ def init_tensor(t: Tensor, data: np.ndarray, dtype: dtypes.dtype) -> None:
     t._grad = None
     t._x = None
     t._fw_tangent = None
+    t._trace = None  # no recorder has seen it (engine/trace.py); a .grad is made so
     if state.inference:
         m = t._x = Meta()
         m.inference = True

@@ -41,9 +41,9 @@ class Ref:
     """
 
     __slots__ = ("_t", "_fn", "requires_grad", "producer", "_shape", "owner", "anchored")
-    # NOTE: a tensor's `_trace` is its latest snapshot (unset before any); a snapshot passed
-    # to `record` as an op's input (an in-place op's target) answers None: it is one already.
-    # A class attribute, not a raised AttributeError: that costs ~0.5 µs per op.
+    # NOTE: a tensor's `_trace` is its latest snapshot (None or unset before any); a snapshot
+    # passed to `record` as an op's input (an in-place op's target) answers None too: it is
+    # one already. A class attribute, not a raised AttributeError: that costs ~0.5 µs an op.
     _trace = None
 
     def __init__(self, tensor: Any, producer: Record | None) -> None:
@@ -434,11 +434,14 @@ class Recorder:
         for x in inputs:
             try:
                 old = x._trace
-            except AttributeError:  # a tensor no recorder has seen (a .grad)
-                ins.append(self._new_ref(x, x._grad_fn, x._requires_grad, None))
-                continue
-            if old is None:  # a snapshot (`snapshot()`), maybe a record
-                ins.append(x)
+            except AttributeError:  # a tensor no recorder has seen
+                old = None
+            if old is None:  # that, or a snapshot (`snapshot()`), maybe a record
+                ins.append(
+                    x
+                    if isinstance(x, Ref)
+                    else self._new_ref(x, x._grad_fn, x._requires_grad, None)
+                )
                 continue
             if old.owner is self:
                 ofn = old._fn
@@ -535,6 +538,8 @@ class Recorder:
         try:
             old = x._trace
         except AttributeError:  # never seen by a recorder
+            old = None
+        if old is None:
             return self._new_ref(x, x._grad_fn, x._requires_grad, None)
         fn = x._grad_fn
         if old.owner is self and old.requires_grad == x._requires_grad:
