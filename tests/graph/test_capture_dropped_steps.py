@@ -58,6 +58,16 @@ PROGRAMS = {
                 w -= 0.01 * w.grad
             w.grad.zero_()
     """,
+    "two writes a step into a tensor a live node saved, never differentiated": """
+        w = torch.ones(3, requires_grad=True)
+        s = torch.arange(3.0)
+        for step in range(40):
+            h = (w * s).tanh() + w.detach()  # mul saves s; the writes below come after it
+            with torch.no_grad():
+                s.mul_(0.5)  # superseded at once, but drawn: the live mul saved s before it
+                s.add_(1.0)
+            loss = h.sum()
+    """,
     "momentum sgd for many steps, then a write into a saved tensor": """
         w = torch.ones(3, requires_grad=True)
         b = torch.zeros(3, requires_grad=True)
