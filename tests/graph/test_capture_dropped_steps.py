@@ -68,6 +68,15 @@ PROGRAMS = {
                 s.add_(1.0)
             loss = h.sum()
     """,
+    "a buffer updated from a detached parameter every step, read by the last step": """
+        w = torch.ones(3, requires_grad=True)
+        s = torch.zeros(3)
+        for step in range(40):
+            with torch.no_grad():
+                s.mul_(0.5)
+                s.add_(w.detach() * 0.1)  # a cut behind every write: the history is drawn
+            loss = (w + s).sum()  # add saves nothing: no live node keeps the writes
+    """,
     "momentum sgd for many steps, then a write into a saved tensor": """
         w = torch.ones(3, requires_grad=True)
         b = torch.zeros(3, requires_grad=True)
