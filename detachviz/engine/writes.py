@@ -70,14 +70,28 @@ def wrote(recorder: Any, rec: Any, target: Any) -> None:
             writes.remove(before)
 
 
+def _plain(w: Any) -> bool:
+    """The rule's first part: the write is no detach_ and made no backward node."""
+    return w.op != vocab.DETACH_ and bool(w.outputs) and w.outputs[0].grad_fn is w.inputs[0].grad_fn
+
+
+def _cut_at(r: Any) -> bool:
+    """Whether the op `r` itself cuts a value that requires grad."""
+    return r.cut is not None and bool(r.cut_sources)
+
+
+def _behind(r: Any) -> list[Any]:
+    """The records behind `r` through its inputs that do not require grad (where capture
+    looks for a cut behind a value)."""
+    return [p for i in r.inputs if not i.requires_grad and (p := i.producer) is not None]
+
+
 def forgettable(recorder: Any, w: Any) -> bool:
     """Whether no drawing can show the write `w`, which a later write into its target
     superseded (the module docstring's rule, for one write)."""
-    if w.op == vocab.DETACH_ or not w.outputs:
+    if not _plain(w) or cut_behind(w) is not False:
         return False
     target = w.inputs[0]
-    if w.outputs[0].grad_fn is not target.grad_fn or cut_behind(w) is not False:
-        return False
     savers = recorder._savers  # (record index, weak node), in order
     while savers and savers[0][1]() is None:
         savers.popleft()
@@ -105,14 +119,12 @@ def cut_behind(rec: Any, budget: int = CUT_SEARCH_BUDGET) -> bool | None:
     seen = {id(rec)}
     while stack:
         r = stack.pop()
-        if r.cut is not None and r.cut_sources:
+        if _cut_at(r):
             return True
-        for i in r.inputs:
-            if not i.requires_grad:
-                p = i.producer
-                if p is not None and id(p) not in seen:
-                    seen.add(id(p))
-                    stack.append(p)
+        for p in _behind(r):
+            if id(p) not in seen:
+                seen.add(id(p))
+                stack.append(p)
         budget -= 1
         if budget == 0 and stack:
             return None
@@ -128,13 +140,8 @@ def compact(recorder: Any) -> None:
     records = recorder.records
     reaches: dict[int, bool] = {}  # as capture's `_index`: a cut lies behind the record
     saved_at: dict[int, int] = {}  # storage address -> the first live node saving it
-    for rec in records:
-        hit = bool(rec.cut_sources) or any(
-            r.producer is not None and reaches.get(r.producer.index, False)
-            for r in rec.inputs
-            if not r.requires_grad
-        )
-        reaches[rec.index] = hit
+    for rec in records:  # in order: what lies behind a record comes before it
+        reaches[rec.index] = _cut_at(rec) or any(reaches.get(p.index, False) for p in _behind(rec))
         for sv in rec.saved if rec._saved_raw is not None else ():
             if sv.tensor is not None:
                 saved_at.setdefault(sv.tensor.untyped_storage().data_ptr(), rec.index)
@@ -144,18 +151,15 @@ def compact(recorder: Any) -> None:
     for w in writes:
         target = w.inputs[0].tensor  # pinned by the write
         latest = getattr(target, "_trace", None)
-        out = w.outputs[0] if w.outputs else None
         if (
-            out is None
-            or w.op == vocab.DETACH_
+            not _plain(w)
             or reaches.get(w.index, True)
             or (latest is not None and latest.producer is w)
-            or out.grad_fn is not w.inputs[0].grad_fn
             or saved_at.get(target.untyped_storage().data_ptr(), w.index + 1) < w.index
         ):
             kept.append(_weakref(w))
             continue
-        out.producer = None
+        w.outputs[0].producer = None
         dropped.add(id(w))
         if target._vc is not None:
             counters[id(target._vc)] = target._vc

@@ -231,3 +231,28 @@ def test_a_write_with_a_long_history_behind_it_is_left_to_the_pass(history, kept
         namespace.update(prebound())
         exec(compile(textwrap.dedent(code), "<prog>", "exec"), namespace)
         assert [r.op for r in rec.records if r.inplace] == kept
+
+
+def test_writes_kept_for_a_saver_that_died_go_in_the_pass():
+    """A write superseded while a node that saved its target before it lived is kept (the
+    program above keeps both writes of every step); once those nodes are gone, the pass over
+    all kept writes (at 4,096 of them) lets the writes go, and the drawing stays the same."""
+    code = PROGRAMS["two writes a step into a tensor a live node saved, never differentiated"]
+    kept, graphs = {}, {}
+    for steps, keep in ((40, False), (2100, False), (2100, True)):
+        program = textwrap.dedent(code).replace("range(40)", f"range({steps})")
+        namespace: dict = {"__name__": "__main__"}
+        with compat_modules(), trace.recording("<prog>") as rec:
+            rec.strong = keep
+            namespace.update(prebound())
+            exec(compile(program, "<prog>", "exec"), namespace)
+            kept[steps, keep] = sum(1 for r in rec.records if r.inplace)
+            if steps == 2100:
+                result = RunResult(path=None, namespace=namespace, recorder=rec)  # type: ignore[arg-type]
+                graphs[keep] = capture(pick_roots(result), rec, tensor_names(namespace)).to_json()
+    assert kept[40, False] == 2 * 40
+    assert kept[2100, True] == 2 * 2100
+    assert (
+        kept[2100, False] < 2 * (2100 - 2048) + 10
+    )  # the pass at 4,096 writes let go of 4,000-odd
+    assert graphs[False] == graphs[True]
