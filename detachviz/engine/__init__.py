@@ -7,7 +7,8 @@ of their ops is first called.
 Layers, lowest first: state, dtype, errors, size, node, trace, arrays, printing, tensor,
 promote, function (the op kit), rules, ops/*, autograd, forward_ad, factory, sampling,
 custom_function, grad_mode, methods. Each imports only modules below it. Under them all, the
-numpy kernels that import no engine module: fma, summation, random (torch's generator), ranges;
+numpy kernels that import no engine module but kernels (the compiled ones, optional): fma,
+summation, random (torch's generator), ranges;
 and deferred (the stand-ins of the op families imported on first use) and tensor_api (torch's
 Tensor names detachviz lacks), which import nothing.
 """

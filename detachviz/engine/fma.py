@@ -8,12 +8,22 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import kernels
+
 _F64 = np.dtype(np.float64)
 _LOW = np.int64(0x1FFFFFFF)  # a float64's bits below float32 precision (normal range)
 _HALF = np.int64(0x10000000)  # those bits of a float32 halfway point
 
 
 def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
+    """float32 a*b + c with one rounding (a, b, c float32): the compiled kernel where it was
+    built (engine/kernels.py), else the numpy emulation."""
+    if kernels.available:
+        return kernels.fma32(a, b, c)
+    return emulated_fma32(a, b, c)
+
+
+def emulated_fma32(a: Any, b: Any, c: Any) -> np.ndarray:
     """float32 a*b + c with one rounding (a, b, c float32). The product is exact in float64; the
     sum rounded to float64 can only round wrongly to float32 when it lands exactly on a float32
     halfway point, and only there (rare) the exact error term decides.

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import kernels
+
 Ufunc = Callable[[Any], Any]
 
 
@@ -68,7 +70,7 @@ def expf(x: np.ndarray) -> np.ndarray:
     element by element through ctypes (~0.3 µs an element: for the few a vector loop leaves);
     where the C library has no expf, float64 exp rounded once stands in."""
     if not _expf:
-        _expf.append(_c_expf())
+        _expf.append(kernels.expf if kernels.available else _c_expf())
     each = _expf[0]
     x = np.asarray(x, dtype=np.float32)
     return np.asarray(each(x), dtype=np.float32) if x.size else x.copy()

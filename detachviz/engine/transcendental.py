@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import kernels
 from detachviz.engine.fma import Fused, fma32, two_sum_err
 
 EXACT_MAX = 1 << 16  # elements; larger float32 inputs take numpy's float32 kernels
@@ -106,6 +107,8 @@ def _pow2i(q: np.ndarray) -> np.ndarray:
 
 def sleef_expf(d: np.ndarray) -> np.ndarray:
     """Sleef_expf8_u10 (AVX2 build: every vmla a fused multiply-add) on a float32 array."""
+    if kernels.available:
+        return kernels.sleef_expf(d)
     if d.size and _in_fast_range(d):
         flat = d.reshape(-1)  # elementwise: any layout gives the same values
         fast = _sleef_expf_fast(flat, flat.astype(np.float64), np.empty_like(flat))
@@ -148,6 +151,8 @@ _BIG = np.float32(np.finfo(np.float32).max)
 def sleef_logf(d: np.ndarray) -> np.ndarray:
     """Sleef_logf8_u10 (torch's `Vectorized<float>::log`) on a float32 array."""
     d = np.asarray(d, dtype=_F32)
+    if kernels.available:
+        return kernels.sleef_logf(d)
     if d.size and np.count_nonzero((d >= _TINY) & (d <= _BIG)) == d.size:
         fast = _sleef_logf_fast(d.reshape(-1))
         if fast is not None:
@@ -325,6 +330,13 @@ def sigmoid(a: Any) -> Any:
     """torch's sigmoid: float32 by its vectorised/scalar split (module docstring), the rest
     as `1 / (1 + exp(-a))` in the dtype."""
     a = np.asarray(a)
+    if kernels.available and a.dtype == _F32 and 0 < a.size <= EXACT_MAX:
+        flags = a.flags
+        if flags.c_contiguous:
+            return kernels.sigmoid(a, a.size)  # one contiguous run
+        if flags.f_contiguous:
+            return sigmoid(a.T).T  # torch iterates a transposed tensor in memory order
+        return kernels.sigmoid(np.ascontiguousarray(a), _contiguous_run(a))
     if a.dtype == _F32 and 0 < a.size <= EXACT_MAX and a.flags.c_contiguous:
         fast = _sigmoid_fast(a.reshape(-1))  # one contiguous run, as torch's loop sees it
         if fast is not None:
@@ -379,6 +391,8 @@ def sigmoid_many(arrays: Any) -> list[Any]:
     one scalar pass. NOTE: both kernels are elementwise, and per-call numpy overhead is most
     of a small sigmoid (an LSTM cell's three gates are three of them)."""
     arrays = [np.asarray(a) for a in arrays]
+    if kernels.available:
+        return [sigmoid(a) for a in arrays]  # a compiled call each: nothing to share
     if sum(a.size for a in arrays) > _MANY_MAX or not all(
         a.dtype == _F32 and a.size for a in arrays
     ):

@@ -1,0 +1,74 @@
+"""The compiled float32 kernels (engine/_kernels.c, built by `pip install` where a C compiler is
+found): Sleef's expf and logf as torch's AVX2 build runs them, glibc's expf, torch's sigmoid
+and an elementwise fused multiply-add. They compute the same bits as the numpy emulations in
+transcendental.py, libm.py and fma.py, which stay the fallback; a small call costs one C
+call instead of the emulation's 25-45 numpy calls.
+
+`DETACHVIZ_NO_KERNELS=1` turns them off (the numpy emulations are tested that way). Every
+function here takes float32 arrays and returns a new C-contiguous float32 array."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+OFF_ENV = "DETACHVIZ_NO_KERNELS"
+
+
+def _load() -> Any:
+    if os.environ.get(OFF_ENV):
+        return None
+    try:
+        from detachviz.engine import _kernels  # type: ignore[attr-defined]
+    except ImportError:  # installed without a C compiler: the numpy emulations run
+        return None
+    return _kernels
+
+
+_C = _load()
+available = _C is not None
+
+
+def _unary(name: str) -> Any:
+    fn: Any = getattr(_C, name, None)
+    ascontiguous = np.ascontiguousarray
+    empty = np.empty
+
+    def run(a: np.ndarray) -> np.ndarray:
+        src = ascontiguous(a)
+        out = empty(src.shape, np.float32)
+        fn(src, out)
+        return out
+
+    run.__name__ = name
+    return run
+
+
+sleef_expf = _unary("sleef_expf")  # Sleef_expf8_u10
+sleef_logf = _unary("sleef_logf")  # Sleef_logf8_u10
+expf = _unary("expf")  # the C library's expf
+
+
+def sigmoid(rows: np.ndarray, run: int) -> np.ndarray:
+    """torch's float32 sigmoid of a C-contiguous array read as rows of `run` elements (each
+    row's first run - run % 16 by its vector loop, the rest by its scalar loop)."""
+    out = np.empty(rows.shape, np.float32)
+    _C.sigmoid(rows, out, run)
+    return out
+
+
+def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
+    """a * b + c rounded once, broadcast as numpy broadcasts (a, b, c float32)."""
+    arrays = [np.asarray(x, np.float32) for x in (a, b, c)]
+    shape = np.broadcast_shapes(*(x.shape for x in arrays))
+    arrays = [
+        x
+        if x.shape == shape and x.flags.c_contiguous
+        else np.ascontiguousarray(np.broadcast_to(x, shape))
+        for x in arrays
+    ]
+    out = np.empty(shape, np.float32)
+    _C.fma(arrays[0], arrays[1], arrays[2], out)
+    return out

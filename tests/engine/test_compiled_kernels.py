@@ -1,0 +1,148 @@
+"""The compiled kernels (engine/_kernels.c through engine/kernels.py) give the numpy
+emulations' bits, element for element: Sleef's expf and logf against the step-by-step
+references, glibc's expf against ctypes' call of it, sigmoid against the numpy split, the
+fused multiply-add against fma.py's emulation. Inputs: random bit patterns (every binade,
+subnormals, nan payloads, infinities) and each kernel's own range densely. Under CI the
+kernels must have been built: an install that silently fell back would pass the rest."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from detachviz.engine import fma, kernels, libm, transcendental
+
+pytestmark = pytest.mark.skipif(
+    not kernels.available and os.environ.get("CI") != "true",
+    reason="the compiled kernels were not built (no C compiler at install)",
+)
+
+SPECIAL = np.array(
+    [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1.1754942e-38, 1.17549435e-38, 3.4e38]
+    + [-104.0, -104.00001, 100.0, 100.00001, 87.0, -87.0, 88.7, -88.7, 1.0, -1.0, 0.5],
+    dtype=np.float32,
+)
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a).view(np.uint32)
+
+
+def _inputs(seed: int, spread: float) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    patterns = rng.integers(0, 2**32, size=200_000, dtype=np.uint64).astype(np.uint32)
+    return np.concatenate(
+        [
+            patterns.view(np.float32),
+            SPECIAL,
+            rng.uniform(-spread, spread, 200_000).astype(np.float32),
+            rng.normal(0, spread / 20, 100_000).astype(np.float32),
+        ]
+    )
+
+
+@pytest.fixture(params=[True, False], ids=["avx2-fma-loops", "any-cpu-loops"], autouse=True)
+def loops(request):
+    """Every test on both compiled copies of the loops (where the CPU runs the fast ones)."""
+    if kernels.available:
+        fast = kernels._C.choose(request.param)
+        if request.param and not fast:
+            pytest.skip("this CPU lacks AVX2 or FMA")
+    yield
+    if kernels.available:
+        kernels._C.choose(True)
+
+
+def test_the_kernels_are_built_under_ci():
+    assert kernels.available
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sleef_expf_is_the_reference_emulation(seed):
+    x = _inputs(seed, 110.0)
+    with np.errstate(all="ignore"):
+        want = transcendental._sleef_expf(x, fma.emulated_fma32)
+    assert np.array_equal(_bits(kernels.sleef_expf(x)), _bits(want))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sleef_logf_is_the_reference_emulation(seed):
+    x = np.abs(_inputs(seed, 1e4))
+    x = np.concatenate([x, -x[:1000]])
+    with np.errstate(all="ignore"):
+        want = transcendental._sleef_logf(x, fma.emulated_fma32)
+    assert np.array_equal(_bits(kernels.sleef_logf(x)), _bits(want))
+
+
+def test_expf_is_the_c_librarys():
+    x = _inputs(2, 100.0)[::40]  # ctypes' element-by-element call is slow: 12,000 values
+    with np.errstate(all="ignore"):
+        want = libm._c_expf()(x).astype(np.float32)
+    assert np.array_equal(_bits(kernels.expf(x)), _bits(want))
+
+
+@pytest.mark.parametrize("n", [1, 5, 15, 16, 17, 31, 33, 100, 1000, 4099])
+def test_sigmoid_is_the_numpy_split(n):
+    """Rows of n: Sleef on each row's first n - n % 16, glibc's expf on the rest (the numpy
+    split's tail is float64 exp rounded once, glibc's expf but for rare values: compared on
+    the Sleef part and against glibc on the tail)."""
+    rng = np.random.default_rng(n)
+    rows = (rng.standard_normal((3, n)) * 6).astype(np.float32)
+    got = kernels.sigmoid(rows, n)
+    vec = n - n % 16
+    with np.errstate(all="ignore"):
+        e = transcendental._sleef_expf(np.float32(0) - rows[:, :vec], fma.emulated_fma32)
+        head = np.float32(1) / (np.float32(1) + e)
+        tail = np.float32(1) / (np.float32(1) + libm._c_expf()(-rows[:, vec:]).astype(np.float32))
+    assert np.array_equal(_bits(got[:, :vec]), _bits(head))
+    assert np.array_equal(_bits(got[:, vec:]), _bits(tail))
+
+
+def test_sigmoid_reads_strided_and_transposed_inputs_as_the_numpy_path(monkeypatch):
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((40, 33)) * 5).astype(np.float32)
+    views = (x.T, x[:, ::2], x[::3], x[:, :20], x.reshape(2, 20, 33)[:, ::2])
+    got = [transcendental.sigmoid(a) for a in views]
+    monkeypatch.setattr(kernels, "available", False)
+    for a, g in zip(views, got):
+        want = transcendental.sigmoid(a)
+        assert g.shape == a.shape
+        assert np.array_equal(_bits(g), _bits(want))
+
+
+def test_fma_is_the_emulation_with_broadcasting():
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal((2, 300, 7)).astype(np.float32) for _ in range(2))
+    c = rng.standard_normal((300, 1)).astype(np.float32)
+    want = fma.emulated_fma32(a, b, c)
+    got = kernels.fma32(a, b, c)
+    assert got.shape == want.shape == (2, 300, 7)
+    assert np.array_equal(_bits(got), _bits(want))
+    # products whose float64 sum lands on a float32 halfway point: the one hard case
+    a = np.full(4, 1 + 2**-12, np.float32)
+    c = np.array([2**-25, -(2**-25), 1.0, -1.0], np.float32)
+    assert np.array_equal(_bits(kernels.fma32(a, a, c)), _bits(fma.emulated_fma32(a, a, c)))
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: kernels._C.sleef_expf(np.zeros(3), np.zeros(3, np.float32)), "float32"),
+        (lambda: kernels._C.sleef_expf(np.zeros(3, np.float32), np.zeros(2, np.float32)), "length"),
+        (lambda: kernels._C.sigmoid(np.zeros(6, np.float32), np.zeros(6, np.float32), 4), "rows"),
+        (lambda: kernels._C.sigmoid(np.zeros(6, np.float32), np.zeros(6, np.float32), 0), "rows"),
+        (lambda: kernels._C.fma(*[np.zeros(2, np.float32)] * 3, np.zeros(3, np.float32)), "length"),
+    ],
+)
+def test_bad_buffers_are_refused_with_a_clear_error(call, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        call()
+
+
+def test_a_read_only_destination_is_refused():
+    out = np.zeros(3, np.float32)
+    out.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        kernels._C.expf(np.zeros(3, np.float32), out)
