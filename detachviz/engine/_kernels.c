@@ -126,6 +126,31 @@ static int get_floats(PyObject *obj, floats *out, int writable) {
     return 1;
 }
 
+static void release(floats *f, int count) {
+    for (int i = 0; i < count; i++) PyBuffer_Release(&f[i].view);
+}
+
+/* Borrow the first `count` arguments as float32 buffers of one length, the last one written:
+ * every kernel's operands. 0 and an exception set (nothing borrowed) on failure. */
+static int borrow(PyObject *args, floats *f, int count) {
+    if (PyTuple_GET_SIZE(args) < count) {
+        PyErr_Format(PyExc_TypeError, "takes %d buffers", count);
+        return 0;
+    }
+    for (int i = 0; i < count; i++) {
+        if (!get_floats(PyTuple_GET_ITEM(args, i), &f[i], i == count - 1)) {
+            release(f, i);
+            return 0;
+        }
+        if (f[i].n != f[0].n) {
+            release(f, i + 1);
+            PyErr_SetString(PyExc_ValueError, "operands differ in length");
+            return 0;
+        }
+    }
+    return 1;
+}
+
 #define LOOP(name) name##_any
 #define LOOP_ATTR
 #include "_kernels_loops.h"
@@ -138,112 +163,141 @@ static int get_floats(PyObject *obj, floats *out, int writable) {
 #endif
 
 typedef void (*unary_loop)(const float *, float *, Py_ssize_t);
-static unary_loop loop_sleef_expf, loop_sleef_logf; /* set by choose() */
-static void (*loop_sigmoid)(const float *, float *, Py_ssize_t, Py_ssize_t);
-static void (*loop_fma)(const float *, const float *, const float *, float *, Py_ssize_t);
+typedef void (*binary_loop)(const float *, const float *, float *, Py_ssize_t);
 
-static void loop_expf(const float *x, float *y, Py_ssize_t n) {
-    for (Py_ssize_t i = 0; i < n; i++) y[i] = expf(x[i]);
-}
+/* One copy of the loops, chosen when the module loads (choose()). */
+static struct {
+    unary_loop sleef_expf, sleef_logf;
+    binary_loop tanh_back, sigmoid_back;
+    void (*sigmoid)(const float *, float *, Py_ssize_t, Py_ssize_t);
+    void (*fma)(const float *, const float *, const float *, float *, Py_ssize_t);
+} loops;
 
-/* The common shape of the unary kernels: loop(src, dst), the same length. */
-static PyObject *unary(PyObject *args, unary_loop loop) {
-    PyObject *a, *b;
-    floats src, dst;
-    if (!PyArg_ParseTuple(args, "OO", &a, &b)) return NULL;
-    if (!get_floats(a, &src, 0)) return NULL;
-    if (!get_floats(b, &dst, 1)) {
-        PyBuffer_Release(&src.view);
-        return NULL;
-    }
-    if (src.n != dst.n) {
-        PyErr_SetString(PyExc_ValueError, "source and destination differ in length");
-    } else {
-        Py_BEGIN_ALLOW_THREADS
-        loop(src.view.buf, dst.view.buf, src.n);
-        Py_END_ALLOW_THREADS
-    }
-    PyBuffer_Release(&src.view);
-    PyBuffer_Release(&dst.view);
-    if (PyErr_Occurred()) return NULL;
-    Py_RETURN_NONE;
-}
-
-static PyObject *k_sleef_expf(PyObject *self, PyObject *args) {
-    return unary(args, loop_sleef_expf);
-}
-static PyObject *k_sleef_logf(PyObject *self, PyObject *args) {
-    return unary(args, loop_sleef_logf);
-}
-static PyObject *k_expf(PyObject *self, PyObject *args) { return unary(args, loop_expf); }
-
-
-/* torch's float32 sigmoid over rows of `run` contiguous elements: in each row the first
- * run - run % 16 as its vector loop, 1 / (1 + sleef_expf(0 - x)), the rest as its scalar loop,
- * 1 / (1 + expf(-x)). */
-static PyObject *k_sigmoid(PyObject *self, PyObject *args) {
-    PyObject *a, *b;
-    Py_ssize_t run;
-    floats src, dst;
-    if (!PyArg_ParseTuple(args, "OOn", &a, &b, &run)) return NULL;
-    if (!get_floats(a, &src, 0)) return NULL;
-    if (!get_floats(b, &dst, 1)) {
-        PyBuffer_Release(&src.view);
-        return NULL;
-    }
-    if (src.n != dst.n || run < 1 || src.n % run != 0) {
-        PyErr_SetString(PyExc_ValueError, "lengths differ, or are not whole rows of `run`");
-    } else {
-        Py_BEGIN_ALLOW_THREADS
-        loop_sigmoid(src.view.buf, dst.view.buf, src.n, run);
-        Py_END_ALLOW_THREADS
-    }
-    PyBuffer_Release(&src.view);
-    PyBuffer_Release(&dst.view);
-    if (PyErr_Occurred()) return NULL;
-    Py_RETURN_NONE;
-}
-
-
-/* dst = a * b + c rounded once, elementwise (all four the same length). */
-static PyObject *k_fma(PyObject *self, PyObject *args) {
-    PyObject *objs[4];
-    floats f[4];
-    int got = 0;
-    if (!PyArg_ParseTuple(args, "OOOO", &objs[0], &objs[1], &objs[2], &objs[3])) return NULL;
-    while (got < 4 && get_floats(objs[got], &f[got], got == 3)) got++;
-    if (got == 4) {
-        Py_ssize_t n = f[3].n;
-        if (f[0].n != n || f[1].n != n || f[2].n != n) {
-            PyErr_SetString(PyExc_ValueError, "operands differ in length");
-        } else {
-            Py_BEGIN_ALLOW_THREADS
-            loop_fma(f[0].view.buf, f[1].view.buf, f[2].view.buf, f[3].view.buf, n);
-            Py_END_ALLOW_THREADS
-        }
-    }
-    for (int i = 0; i < got; i++) PyBuffer_Release(&f[i].view);
-    if (PyErr_Occurred()) return NULL;
-    Py_RETURN_NONE;
-}
+#define SET_LOOPS(SUFFIX)                                                                  \
+    do {                                                                                   \
+        loops.sleef_expf = loop_sleef_expf##SUFFIX;                                        \
+        loops.sleef_logf = loop_sleef_logf##SUFFIX;                                        \
+        loops.tanh_back = loop_tanh_back##SUFFIX;                                          \
+        loops.sigmoid_back = loop_sigmoid_back##SUFFIX;                                    \
+        loops.sigmoid = loop_sigmoid##SUFFIX;                                              \
+        loops.fma = loop_fma##SUFFIX;                                                      \
+    } while (0)
 
 /* The AVX2 and FMA loops if `fast` and the CPU has both, else those for any CPU; 1 if fast. */
 static int choose(int fast) {
 #ifdef FAST_LOOPS
     __builtin_cpu_init();
     if (fast && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-        loop_sleef_expf = loop_sleef_expf_fast;
-        loop_sleef_logf = loop_sleef_logf_fast;
-        loop_sigmoid = loop_sigmoid_fast;
-        loop_fma = loop_fma_fast;
+        SET_LOOPS(_fast);
         return 1;
     }
 #endif
-    loop_sleef_expf = loop_sleef_expf_any;
-    loop_sleef_logf = loop_sleef_logf_any;
-    loop_sigmoid = loop_sigmoid_any;
-    loop_fma = loop_fma_any;
+    SET_LOOPS(_any);
     return 0;
+}
+
+static void loop_expf(const float *x, float *y, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) y[i] = expf(x[i]);
+}
+
+static PyObject *unary(PyObject *args, unary_loop loop) {
+    floats f[2];
+    if (!borrow(args, f, 2)) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    loop(f[0].view.buf, f[1].view.buf, f[0].n);
+    Py_END_ALLOW_THREADS
+    release(f, 2);
+    Py_RETURN_NONE;
+}
+
+static PyObject *binary(PyObject *args, binary_loop loop) {
+    floats f[3];
+    if (!borrow(args, f, 3)) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    loop(f[0].view.buf, f[1].view.buf, f[2].view.buf, f[0].n);
+    Py_END_ALLOW_THREADS
+    release(f, 3);
+    Py_RETURN_NONE;
+}
+
+static PyObject *k_sleef_expf(PyObject *self, PyObject *args) {
+    return unary(args, loops.sleef_expf);
+}
+static PyObject *k_sleef_logf(PyObject *self, PyObject *args) {
+    return unary(args, loops.sleef_logf);
+}
+static PyObject *k_expf(PyObject *self, PyObject *args) { return unary(args, loop_expf); }
+static PyObject *k_tanh_back(PyObject *self, PyObject *args) {
+    return binary(args, loops.tanh_back);
+}
+static PyObject *k_sigmoid_back(PyObject *self, PyObject *args) {
+    return binary(args, loops.sigmoid_back);
+}
+
+/* torch's float32 sigmoid over rows of `run` contiguous elements: in each row the first
+ * run - run % 16 as its vector loop, 1 / (1 + sleef_expf(0 - x)), the rest as its scalar loop,
+ * 1 / (1 + expf(-x)). */
+static PyObject *k_sigmoid(PyObject *self, PyObject *args) {
+    floats f[2];
+    Py_ssize_t run = PyTuple_GET_SIZE(args) == 3 ? PyLong_AsSsize_t(PyTuple_GET_ITEM(args, 2)) : -1;
+    if (run == -1 && PyErr_Occurred()) return NULL;
+    if (!borrow(args, f, 2)) return NULL;
+    if (run < 1 || f[0].n % run != 0) {
+        release(f, 2);
+        PyErr_SetString(PyExc_ValueError, "sigmoid(src, dst, run): not whole rows of `run`");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    loops.sigmoid(f[0].view.buf, f[1].view.buf, f[0].n, run);
+    Py_END_ALLOW_THREADS
+    release(f, 2);
+    Py_RETURN_NONE;
+}
+
+/* dst = a * b + c rounded once, elementwise (all four the same length). */
+static PyObject *k_fma(PyObject *self, PyObject *args) {
+    floats f[4];
+    if (!borrow(args, f, 4)) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    loops.fma(f[0].view.buf, f[1].view.buf, f[2].view.buf, f[3].view.buf, f[0].n);
+    Py_END_ALLOW_THREADS
+    release(f, 4);
+    Py_RETURN_NONE;
+}
+
+/* call_vml(address, src, dst, mode): the VML function v?<Op>(n, src, dst, mode) at `address`
+ * (engine/mkl.py's handle of it) on float32 or float64 buffers of one length and format: what
+ * the ctypes call does, without its per-argument conversions, which cost more than a small
+ * VML call itself. */
+typedef void (*vml_fn)(int, const void *, void *, long long);
+
+static PyObject *k_call_vml(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    long long mode;
+    PyObject *a, *b;
+    Py_buffer src, dst;
+    if (!PyArg_ParseTuple(args, "KOOL", &address, &a, &b, &mode)) return NULL;
+    if (PyObject_GetBuffer(a, &src, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(b, &dst, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&src);
+        return NULL;
+    }
+    const char *fs = src.format ? src.format : "", *fd = dst.format ? dst.format : "";
+    if (address == 0 || strcmp(fs, fd) != 0 || (strcmp(fs, "f") != 0 && strcmp(fs, "d") != 0)) {
+        PyErr_SetString(PyExc_TypeError, "call_vml: a function and float32 or float64 buffers");
+    } else if (src.len != dst.len || src.len / src.itemsize > 0x7fffffff) {
+        PyErr_SetString(PyExc_ValueError, "call_vml: lengths differ or exceed MKL_INT");
+    } else {
+        vml_fn fn = (vml_fn)(uintptr_t)address;
+        int n = (int)(src.len / src.itemsize);
+        Py_BEGIN_ALLOW_THREADS
+        fn(n, src.buf, dst.buf, mode);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&src);
+    PyBuffer_Release(&dst);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
 }
 
 static PyObject *k_choose(PyObject *self, PyObject *arg) {
@@ -261,6 +315,12 @@ static PyMethodDef methods[] = {
     {"expf", k_expf, METH_VARARGS, "expf(src, dst): the C library's expf."},
     {"sigmoid", k_sigmoid, METH_VARARGS, "sigmoid(src, dst, run): torch's float32 sigmoid."},
     {"fma", k_fma, METH_VARARGS, "fma(a, b, c, dst): a * b + c rounded once."},
+    {"call_vml", k_call_vml, METH_VARARGS,
+     "call_vml(address, src, dst, mode): the VML function at `address` on src into dst."},
+    {"tanh_back", k_tanh_back, METH_VARARGS,
+     "tanh_back(g, y, dst): torch's tanh_backward, g * fma(-y, y, 1)."},
+    {"sigmoid_back", k_sigmoid_back, METH_VARARGS,
+     "sigmoid_back(g, y, dst): torch's sigmoid_backward, g * (1 - y) * y."},
     {NULL, NULL, 0, NULL},
 };
 

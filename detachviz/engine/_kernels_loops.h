@@ -22,3 +22,12 @@ LOOP_ATTR static void LOOP(loop_fma)(const float *x, const float *y, const float
                            Py_ssize_t n) {
     for (Py_ssize_t i = 0; i < n; i++) r[i] = fmaf(x[i], y[i], z[i]);
 }
+
+LOOP_ATTR static void LOOP(loop_tanh_back)(const float *g, const float *y, float *r, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) r[i] = g[i] * fmaf(-y[i], y[i], F(1.0));
+}
+
+LOOP_ATTR static void LOOP(loop_sigmoid_back)(const float *g, const float *y, float *r,
+                                              Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) r[i] = (g[i] * (F(1.0) - y[i])) * y[i];
+}

@@ -5,7 +5,8 @@ transcendental.py, libm.py and fma.py, which stay the fallback; a small call cos
 call instead of the emulation's 25-45 numpy calls.
 
 `DETACHVIZ_NO_KERNELS=1` turns them off (the numpy emulations are tested that way). Every
-function here takes float32 arrays and returns a new C-contiguous float32 array."""
+function here takes float32 arrays and returns a new C-contiguous float32 array; the binary
+ones take what `dense_f32` accepts."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 
 OFF_ENV = "DETACHVIZ_NO_KERNELS"
+_F32 = np.dtype(np.float32)
 
 
 def _load() -> Any:
@@ -49,6 +51,43 @@ def _unary(name: str) -> Any:
 sleef_expf = _unary("sleef_expf")  # Sleef_expf8_u10
 sleef_logf = _unary("sleef_logf")  # Sleef_logf8_u10
 expf = _unary("expf")  # the C library's expf
+
+
+# call_vml(address, src, dst, mode): a VML function by address (engine/mkl.py), or None
+call_vml: Any = getattr(_C, "call_vml", None)
+
+
+def dense_f32(a: Any, b: Any) -> bool:
+    """Whether the binary kernels take a and b as they are: float32 ndarrays of one shape,
+    C-contiguous (callers keep their numpy formula for anything else). Written out: it runs
+    before every backward kernel call."""
+    return (
+        available
+        and type(a) is np.ndarray
+        and type(b) is np.ndarray
+        and a.dtype == _F32
+        and b.dtype == _F32
+        and a.shape == b.shape
+        and a.flags.c_contiguous
+        and b.flags.c_contiguous
+    )
+
+
+def _binary(name: str) -> Any:
+    fn: Any = getattr(_C, name, None)
+    empty = np.empty
+
+    def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        out = empty(a.shape, np.float32)
+        fn(a, b, out)
+        return out
+
+    run.__name__ = name
+    return run
+
+
+tanh_back = _binary("tanh_back")  # torch's tanh_backward: g * fma(-y, y, 1)
+sigmoid_back = _binary("sigmoid_back")  # torch's sigmoid_backward: g * (1 - y) * y
 
 
 def sigmoid(rows: np.ndarray, run: int) -> np.ndarray:

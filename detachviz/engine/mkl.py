@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import kernels
+
 OFF_ENV = "DETACHVIZ_NO_MKL"
 TORCH_MKL = "2024.2"  # the MKL torch 2.13 links: its LAPACK bits are torch's
 
@@ -149,7 +151,8 @@ def vml(name: str, fallback: Any = None) -> Any:
     """`f(a)` computing VML's `name` (Sin, Cos, Exp, Ln, Tanh, Sqrt) on a float32/float64 array
     as torch does (other dtypes: `fallback(a)`), or None without MKL.
     NOTE: a 20-element call costs what its Python does (a VML call itself is ~1.5 µs): one
-    flags lookup, one dict lookup, the output's address from the buffer protocol."""
+    flags lookup, one dict lookup, then the compiled kernels' direct call (engine/kernels.py)
+    or, without them, ctypes' with the output's address from the buffer protocol."""
     lib = library()
     if lib is None:
         return None
@@ -163,6 +166,10 @@ def vml(name: str, fallback: Any = None) -> Any:
     from_buffer = ctypes.c_char.from_buffer
     addressof = ctypes.addressof
     empty_like = np.empty_like
+    call_vml = kernels.call_vml  # the compiled kernels' direct call, where built
+    if call_vml is not None:
+        where = {dt: ctypes.cast(fn, _PTR).value for dt, fn in fns.items()}
+        mode_value = mode.value
 
     def run(a: Any) -> Any:
         if type(a) is not np.ndarray:
@@ -174,10 +181,15 @@ def vml(name: str, fallback: Any = None) -> Any:
             return fallback(a)
         n = a.size
         flags = a.flags
-        if n and n < PARALLEL_MIN and flags.c_contiguous and flags.writeable:
-            out = empty_like(a)  # the common small call
-            fn(n, addressof(from_buffer(a)), addressof(from_buffer(out)), mode)
-            return out
+        if n and n < PARALLEL_MIN and flags.c_contiguous:  # the common small call
+            if call_vml is not None:
+                out = empty_like(a)
+                call_vml(where[a.dtype], a, out, mode_value)
+                return out
+            if flags.writeable:
+                out = empty_like(a)
+                fn(n, addressof(from_buffer(a)), addressof(from_buffer(out)), mode)
+                return out
         return _run_any(fn, a)
 
     run.__name__ = name

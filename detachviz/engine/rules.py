@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import blas, state, transcendental
+from detachviz.engine import blas, kernels, state, transcendental
 from detachviz.engine.arrays import ONE_OF, ZERO_OF, broadcast, region, sum_to
 from detachviz.engine.fma import fma64, one_minus_square32
 from detachviz.engine.function import apply
@@ -116,6 +116,8 @@ class NP:
         """torch's tanh_backward: `g * (1 - y * y)` with `1 - y * y` one fused multiply-add
         (GCC contracts it in the AVX2 kernel; rounding twice differs in ~70% of elements)."""
         if y.dtype == _F32:
+            if kernels.dense_f32(g, y):
+                return kernels.tanh_back(g, y)  # the same bits, one call
             return g * one_minus_square32(y)  # = fma32(-y, y, 1), in three numpy calls
         if y.dtype == _F64:
             return g * fma64(-y, y, 1.0)
@@ -123,6 +125,8 @@ class NP:
 
     @staticmethod
     def sigmoid_back(g: Any, y: Any) -> Any:
+        if kernels.dense_f32(g, y):
+            return kernels.sigmoid_back(g, y)  # the same bits, one call
         return g * (ONE_OF.get(y.dtype, 1) - y) * y
 
     expand = staticmethod(broadcast)

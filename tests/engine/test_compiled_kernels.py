@@ -146,3 +146,57 @@ def test_a_read_only_destination_is_refused():
     out.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
         kernels._C.expf(np.zeros(3, np.float32), out)
+
+
+def test_the_backward_kernels_are_the_numpy_formulas():
+    """tanh_backward's one fused step and sigmoid_backward's two roundings, as the numpy
+    rules compute them (fma.one_minus_square32 is the fused `1 - y*y`, by proof)."""
+    rng = np.random.default_rng(4)
+    g = _inputs(6, 1e3)
+    y = np.concatenate(
+        [rng.uniform(-1, 1, g.size - 1000).astype(np.float32), _inputs(7, 2.0)[:1000]]
+    )
+    with np.errstate(all="ignore"):
+        want_tanh = g * fma.one_minus_square32(y)
+        want_sigmoid = g * (np.float32(1) - y) * y
+    got = kernels.tanh_back(g, y)
+    nan = np.isnan(want_tanh)  # a nan's sign bit is the fma's (hardware or glibc's) to choose
+    assert np.array_equal(np.isnan(got), nan)
+    assert np.array_equal(_bits(got[~nan]), _bits(want_tanh[~nan]))
+    assert np.array_equal(_bits(kernels.sigmoid_back(g, y)), _bits(want_sigmoid))
+
+
+def test_dense_f32_admits_only_what_the_kernels_take():
+    a = np.zeros((3, 4), np.float32)
+    assert kernels.dense_f32(a, a + 1)
+    assert not kernels.dense_f32(a, a.T)  # another shape
+    assert not kernels.dense_f32(a, np.zeros((3, 4)))  # float64
+    assert not kernels.dense_f32(a[:, ::2], a[:, ::2])  # strided
+    assert not kernels.dense_f32(np.float32(1), np.float32(2))  # numpy scalars
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_vml_call_by_address_is_the_ctypes_call(dtype, monkeypatch):
+    from detachviz.engine import mkl
+
+    if not mkl.available():
+        pytest.skip("the exact extra (mkl) is absent")
+    x = (np.random.default_rng(8).standard_normal(1000) * 4).astype(dtype)
+    direct = [mkl.vml(name)(x) for name in ("Tanh", "Exp", "Sin")]
+    monkeypatch.setattr(kernels, "call_vml", None)  # vml() binds its call when it is made
+    through_ctypes = [mkl.vml(name)(x) for name in ("Tanh", "Exp", "Sin")]
+    for got, want in zip(direct, through_ctypes):
+        assert got.dtype == dtype
+        assert np.array_equal(got.view(np.uint8), want.view(np.uint8))
+
+
+def test_call_vml_refuses_mixed_formats_and_no_function():
+    f32, f64 = np.zeros(3, np.float32), np.zeros(3)
+    with pytest.raises(TypeError, match="float32 or float64"):
+        kernels.call_vml(0, f32, f32, 0)  # address 0: no function
+    with pytest.raises(TypeError, match="float32 or float64"):
+        kernels.call_vml(1, f32, f64, 0)
+    with pytest.raises(TypeError, match="float32 or float64"):
+        kernels.call_vml(1, np.zeros(3, np.int32), np.zeros(3, np.int32), 0)
+    with pytest.raises(ValueError, match="lengths"):
+        kernels.call_vml(1, f32, np.zeros(4, np.float32), 0)
