@@ -151,6 +151,20 @@ static int borrow(PyObject *args, floats *f, int count) {
     return 1;
 }
 
+/* Borrow two float32 buffers of any lengths, the second written. */
+static int borrow_two(PyObject *args, floats *f) {
+    if (PyTuple_GET_SIZE(args) != 2) {
+        PyErr_SetString(PyExc_TypeError, "takes 2 buffers");
+        return 0;
+    }
+    if (!get_floats(PyTuple_GET_ITEM(args, 0), &f[0], 0)) return 0;
+    if (!get_floats(PyTuple_GET_ITEM(args, 1), &f[1], 1)) {
+        release(f, 1);
+        return 0;
+    }
+    return 1;
+}
+
 #define LOOP(name) name##_any
 #define LOOP_ATTR
 #include "_kernels_loops.h"
@@ -300,6 +314,92 @@ static PyObject *k_call_vml(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* lane_sum(rows, dst, n): each row of n float32 summed as torch's vec::reduce_all adds it
+ * (engine/softmax.py's lane_sum): 8 lane accumulators fed in order, a last partial vector
+ * into its first lanes only, then folded ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)); rows
+ * shorter than 8 add serially from their first element. */
+static float lane_sum_row(const float *x, Py_ssize_t n) {
+    if (n < 8) {
+        float acc = x[0];
+        for (Py_ssize_t i = 1; i < n; i++) acc += x[i];
+        return acc;
+    }
+    float l[8];
+    for (int k = 0; k < 8; k++) l[k] = x[k];
+    Py_ssize_t full = n - n % 8, d;
+    for (d = 8; d < full; d += 8)
+        for (int k = 0; k < 8; k++) l[k] += x[d + k];
+    for (Py_ssize_t k = 0; full + k < n; k++) l[k] += x[full + k];
+    float h0 = l[0] + l[4], h1 = l[1] + l[5], h2 = l[2] + l[6], h3 = l[3] + l[7];
+    return (h0 + h2) + (h1 + h3);
+}
+
+static PyObject *k_lane_sum(PyObject *self, PyObject *args) {
+    floats f[2];
+    if (!borrow_two(args, f)) return NULL;
+    Py_ssize_t rows = f[1].n, n = rows ? f[0].n / rows : 0;
+    if (rows == 0 || n == 0 || n * rows != f[0].n) {
+        release(f, 2);
+        PyErr_SetString(PyExc_ValueError, "lane_sum(rows, dst): rows x n elements, dst rows");
+        return NULL;
+    }
+    const float *x = f[0].view.buf;
+    float *y = f[1].view.buf;
+    for (Py_ssize_t r = 0; r < rows; r++) y[r] = lane_sum_row(x + r * n, n);
+    release(f, 2);
+    Py_RETURN_NONE;
+}
+
+/* nll_cascade(terms, positions, power): nll_loss's reduction sum (LossNLL.cpp) of the kept
+ * samples' terms (float32 or float64, summed in that type), positions their sample indices
+ * (int64, ascending): eight partial sums from 0; each term adds to the first, then while the
+ * sample index's bits j*power .. (j+1)*power - 1 are 0 (j = 0, 1, ...), partial j adds into
+ * j+1 and restarts from 0; at the end the partials add in order from 0. */
+#define CASCADE(T)                                                                         \
+    do {                                                                                   \
+        const T *x = terms.buf;                                                            \
+        T part[8] = {0, 0, 0, 0, 0, 0, 0, 0}, total = 0;                                   \
+        for (Py_ssize_t i = 0; i < n; i++) {                                               \
+            part[0] += x[i];                                                               \
+            for (int j = 0; j + 1 < 8; j++) {                                              \
+                if ((pos[i] & (mask << (j * power))) != 0) break;                          \
+                part[j + 1] += part[j];                                                    \
+                part[j] = 0;                                                               \
+            }                                                                              \
+        }                                                                                  \
+        for (int j = 0; j < 8; j++) total += part[j];                                      \
+        result = PyFloat_FromDouble((double)total);                                        \
+    } while (0)
+
+static PyObject *k_nll_cascade(PyObject *self, PyObject *args) {
+    PyObject *a, *b, *result = NULL;
+    int power;
+    Py_buffer terms, positions;
+    if (!PyArg_ParseTuple(args, "OOi", &a, &b, &power)) return NULL;
+    if (PyObject_GetBuffer(a, &terms, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(b, &positions, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&terms);
+        return NULL;
+    }
+    const char *ft = terms.format ? terms.format : "";
+    Py_ssize_t n = terms.len / (terms.itemsize ? terms.itemsize : 1);
+    if (positions.itemsize != 8 || positions.len != n * 8 || power < 1 || power > 7) {
+        PyErr_SetString(PyExc_ValueError, "nll_cascade: one int64 position per term, power 1-7");
+    } else {
+        const int64_t *pos = positions.buf;
+        const int64_t mask = ((int64_t)1 << power) - 1;
+        if (strcmp(ft, "f") == 0)
+            CASCADE(float);
+        else if (strcmp(ft, "d") == 0)
+            CASCADE(double);
+        else
+            PyErr_SetString(PyExc_TypeError, "nll_cascade: float32 or float64 terms");
+    }
+    PyBuffer_Release(&terms);
+    PyBuffer_Release(&positions);
+    return result;
+}
+
 static PyObject *k_choose(PyObject *self, PyObject *arg) {
     int fast = PyObject_IsTrue(arg);
     if (fast < 0) return NULL;
@@ -317,6 +417,10 @@ static PyMethodDef methods[] = {
     {"fma", k_fma, METH_VARARGS, "fma(a, b, c, dst): a * b + c rounded once."},
     {"call_vml", k_call_vml, METH_VARARGS,
      "call_vml(address, src, dst, mode): the VML function at `address` on src into dst."},
+    {"lane_sum", k_lane_sum, METH_VARARGS,
+     "lane_sum(rows, dst): each row summed as torch's vec::reduce_all (AVX2) adds it."},
+    {"nll_cascade", k_nll_cascade, METH_VARARGS,
+     "nll_cascade(terms, positions, power): nll_loss's cascade sum of the kept terms."},
     {"tanh_back", k_tanh_back, METH_VARARGS,
      "tanh_back(g, y, dst): torch's tanh_backward, g * fma(-y, y, 1)."},
     {"sigmoid_back", k_sigmoid_back, METH_VARARGS,

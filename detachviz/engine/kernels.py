@@ -90,6 +90,20 @@ tanh_back = _binary("tanh_back")  # torch's tanh_backward: g * fma(-y, y, 1)
 sigmoid_back = _binary("sigmoid_back")  # torch's sigmoid_backward: g * (1 - y) * y
 
 
+def lane_sum(rows: np.ndarray) -> np.ndarray:
+    """Each row of a 2-D float32 array (at least one column) summed as torch's AVX2
+    `vec::reduce_all` adds it (engine/softmax.py's lane_sum)."""
+    out = np.empty(rows.shape[0], np.float32)
+    _C.lane_sum(np.ascontiguousarray(rows), out)
+    return out
+
+
+def nll_cascade(terms: np.ndarray, positions: np.ndarray, power: int) -> float:
+    """nll_loss's cascade sum of float32 or float64 `terms` at int64 sample `positions`
+    (engine/summation.py's nll_cascade), in the terms' dtype, returned as a Python float."""
+    return _C.nll_cascade(np.ascontiguousarray(terms), np.ascontiguousarray(positions), power)
+
+
 def sigmoid(rows: np.ndarray, run: int) -> np.ndarray:
     """torch's float32 sigmoid of a C-contiguous array read as rows of `run` elements (each
     row's first run - run % 16 by its vector loop, the rest by its scalar loop)."""

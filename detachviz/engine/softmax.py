@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import libm
+from detachviz.engine import kernels, libm
 from detachviz.engine.fma import fma32
 from detachviz.engine.transcendental import sleef_expf, sleef_logf
 
@@ -49,6 +49,8 @@ def lane_sum(rows: np.ndarray, products: np.ndarray | None = None) -> np.ndarray
     is rounded before it is added, as torch's kernel computes it."""
     n = rows.shape[1]
     x = rows if products is None else rows * products
+    if kernels.available and n and x.dtype == _F32:
+        return kernels.lane_sum(x)
     if n < _LANES:
         acc = x[:, 0].copy()
         for i in range(1, n):

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from detachviz.engine import kernels
+
 _GRAIN = 32768  # at::internal::GRAIN_SIZE: below it torch reduces in one pass
 _LEVELS = 4
 _ILP = 4
@@ -147,6 +149,7 @@ def columns(x: np.ndarray) -> np.ndarray:
 
 
 _NLL_LEVELS = 8  # nll_loss's cascade_sum_num_levels
+_CASCADED = (np.dtype(np.float32), np.dtype(np.float64))  # the compiled cascade's dtypes
 
 
 def nll_cascade(values: Any, where: np.ndarray, n: int) -> np.ndarray:
@@ -161,6 +164,8 @@ def nll_cascade(values: Any, where: np.ndarray, n: int) -> np.ndarray:
     power = max(4, math.ceil(math.log2(n)) // _NLL_LEVELS) if n > 1 else 4
     terms = np.reshape(values, -1)[where]
     dt = terms.dtype
+    if kernels.available and dt in _CASCADED and where.dtype == np.int64 and terms.size:
+        return np.asarray(kernels.nll_cascade(terms, where, power), dtype=dt)
     partials = []
     stream, times = terms, where
     for j in range(_NLL_LEVELS - 1):

@@ -200,3 +200,42 @@ def test_call_vml_refuses_mixed_formats_and_no_function():
         kernels.call_vml(1, np.zeros(3, np.int32), np.zeros(3, np.int32), 0)
     with pytest.raises(ValueError, match="lengths"):
         kernels.call_vml(1, f32, np.zeros(4, np.float32), 0)
+
+
+@pytest.mark.parametrize("n", [1, 3, 7, 8, 9, 15, 16, 17, 64, 100, 1000])
+def test_lane_sum_is_the_numpy_fold(n, monkeypatch):
+    from detachviz.engine import softmax
+
+    rng = np.random.default_rng(n)
+    rows = (rng.standard_normal((5, n)) * 10.0 ** rng.integers(-3, 4, (5, n))).astype(np.float32)
+    products = rng.standard_normal((5, n)).astype(np.float32)
+    got = [softmax.lane_sum(rows), softmax.lane_sum(rows, products), softmax.lane_sum(rows.T.T)]
+    monkeypatch.setattr(kernels, "available", False)
+    want = [softmax.lane_sum(rows), softmax.lane_sum(rows, products), softmax.lane_sum(rows)]
+    for g, w in zip(got, want):
+        assert np.array_equal(_bits(g), _bits(w))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [1, 2, 15, 16, 17, 255, 256, 257, 5000, 70000])
+def test_nll_cascade_is_the_segment_emulation(n, dtype, monkeypatch):
+    from detachviz.engine import summation
+
+    rng = np.random.default_rng(n)
+    values = (rng.standard_normal(n) * 10.0 ** rng.integers(-4, 5, n)).astype(dtype)
+    cases = [np.arange(n), np.flatnonzero(rng.random(n) < 0.7), np.array([n - 1])]
+    got = [summation.nll_cascade(values, kept, n) for kept in cases]
+    monkeypatch.setattr(kernels, "available", False)
+    want = [summation.nll_cascade(values, kept, n) for kept in cases]
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype == dtype
+        assert g.tobytes() == w.tobytes()
+
+
+def test_lane_sum_and_the_cascade_refuse_bad_buffers():
+    with pytest.raises(ValueError, match="rows"):
+        kernels._C.lane_sum(np.zeros(7, np.float32), np.zeros(2, np.float32))
+    with pytest.raises(ValueError, match="int64"):
+        kernels._C.nll_cascade(np.zeros(3, np.float32), np.zeros(2, np.int64), 4)
+    with pytest.raises(TypeError, match="float32 or float64"):
+        kernels._C.nll_cascade(np.zeros(2, np.int64), np.zeros(2, np.int64), 4)
