@@ -400,6 +400,122 @@ static PyObject *k_nll_cascade(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* total(x): the sum of a float32 or float64 buffer as torch's whole-tensor sum adds it
+ * (SumKernel.cpp's cascade_sum, AVX2, one thread; engine/summation.py's total): the vectors
+ * of 8 (4) lanes by row_sum, the scalar tail added to 0 in order, then the lanes in order;
+ * under one vector the scalar row_sum. row_sum splits its rows four ways (ILP), each
+ * stream a multi_row_sum cascade (blocks of 2**p rows, four levels, from 0), the rows left
+ * over into the first stream, then the other three into it. */
+static int level_power(Py_ssize_t size) {
+    int bits = 0; /* CeilLog2(size) */
+    while (size > 1 && ((Py_ssize_t)1 << bits) < size) bits++;
+    return bits / 4 > 4 ? bits / 4 : 4;
+}
+
+#define SUMS(T, SUFFIX)                                                                    \
+    static void multi_row_sum##SUFFIX(const T *x, Py_ssize_t stride, Py_ssize_t size,       \
+                                      int k, T *out) {                                      \
+        T acc[4][32];                                                                      \
+        memset(acc, 0, sizeof acc);                                                        \
+        int power = level_power(size);                                                     \
+        Py_ssize_t step = (Py_ssize_t)1 << power, mask = step - 1, i = 0;                  \
+        while (i + step <= size) {                                                         \
+            for (Py_ssize_t j = 0; j < step; j++, i++)                                     \
+                for (int c = 0; c < k; c++) acc[0][c] += x[i * stride + c];                \
+            for (int lv = 1; lv < 4; lv++) {                                               \
+                for (int c = 0; c < k; c++) {                                              \
+                    acc[lv][c] += acc[lv - 1][c];                                          \
+                    acc[lv - 1][c] = 0;                                                    \
+                }                                                                          \
+                if ((i & (mask << (lv * power))) != 0) break;                              \
+            }                                                                              \
+        }                                                                                  \
+        for (; i < size; i++)                                                              \
+            for (int c = 0; c < k; c++) acc[0][c] += x[i * stride + c];                    \
+        for (int lv = 1; lv < 4; lv++)                                                     \
+            for (int c = 0; c < k; c++) acc[0][c] += acc[lv][c];                           \
+        memcpy(out, acc[0], (size_t)k * sizeof(T));                                        \
+    }                                                                                      \
+    /* rows of `lanes` values, `size` rows: one sum per lane */                            \
+    static void row_sum##SUFFIX(const T *x, int lanes, Py_ssize_t size, T *out) {          \
+        T part[32];                                                                        \
+        Py_ssize_t quads = size / 4;                                                       \
+        multi_row_sum##SUFFIX(x, 4 * lanes, quads, 4 * lanes, part);                       \
+        for (int l = 0; l < lanes; l++) {                                                  \
+            T r = part[l];                                                                 \
+            for (Py_ssize_t i = quads * 4; i < size; i++) r += x[i * lanes + l];           \
+            for (int c = 1; c < 4; c++) r += part[c * lanes + l];                          \
+            out[l] = r;                                                                    \
+        }                                                                                  \
+    }                                                                                      \
+    static T total##SUFFIX(const T *x, Py_ssize_t n) {                                     \
+        const int lanes = 32 / (int)sizeof(T);                                             \
+        T r = 0, sums[8];                                                                  \
+        if (n < lanes) {                                                                   \
+            if (n) row_sum##SUFFIX(x, 1, n, &r);                                           \
+            return r;                                                                      \
+        }                                                                                  \
+        Py_ssize_t vectors = n / lanes;                                                    \
+        row_sum##SUFFIX(x, lanes, vectors, sums);                                          \
+        for (Py_ssize_t i = vectors * lanes; i < n; i++) r += x[i];                        \
+        for (int l = 0; l < lanes; l++) r += sums[l];                                      \
+        return r;                                                                          \
+    }
+
+SUMS(float, _f)
+SUMS(double, _d)
+
+static PyObject *k_total(PyObject *self, PyObject *arg) {
+    Py_buffer b;
+    double r = 0;
+    if (PyObject_GetBuffer(arg, &b, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    const char *f = b.format ? b.format : "";
+    int single = strcmp(f, "f") == 0, dbl = strcmp(f, "d") == 0;
+    if (single || dbl) {
+        Py_BEGIN_ALLOW_THREADS
+        r = single ? (double)total_f(b.buf, b.len / 4) : total_d(b.buf, b.len / 8);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&b);
+    if (!single && !dbl) {
+        PyErr_SetString(PyExc_TypeError, "total: float32 or float64 buffers only");
+        return NULL;
+    }
+    return PyFloat_FromDouble(r);
+}
+
+/* rows(x, dst): `total` of each of dst's length rows of x (engine/summation.py's rows: torch's
+ * inner reduction adds each output's row as a whole-tensor sum adds it). x and dst of one
+ * format, float32 or float64. */
+static PyObject *k_rows(PyObject *self, PyObject *args) {
+    PyObject *a, *b;
+    Py_buffer x, y;
+    if (!PyArg_ParseTuple(args, "OO", &a, &b)) return NULL;
+    if (PyObject_GetBuffer(a, &x, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(b, &y, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&x);
+        return NULL;
+    }
+    const char *fx = x.format ? x.format : "", *fy = y.format ? y.format : "";
+    Py_ssize_t count = y.itemsize ? y.len / y.itemsize : 0;
+    Py_ssize_t n = count && x.itemsize ? x.len / x.itemsize / count : 0;
+    if (strcmp(fx, fy) != 0 || (strcmp(fx, "f") != 0 && strcmp(fx, "d") != 0)) {
+        PyErr_SetString(PyExc_TypeError, "rows: float32 or float64 buffers of one format");
+    } else if (count == 0 || n * count * x.itemsize != x.len) {
+        PyErr_SetString(PyExc_ValueError, "rows(x, dst): x holds dst's length whole rows");
+    } else if (x.itemsize == 4) {
+        for (Py_ssize_t r = 0; r < count; r++)
+            ((float *)y.buf)[r] = total_f((const float *)x.buf + r * n, n);
+    } else {
+        for (Py_ssize_t r = 0; r < count; r++)
+            ((double *)y.buf)[r] = total_d((const double *)x.buf + r * n, n);
+    }
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&y);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *k_choose(PyObject *self, PyObject *arg) {
     int fast = PyObject_IsTrue(arg);
     if (fast < 0) return NULL;
@@ -417,6 +533,8 @@ static PyMethodDef methods[] = {
     {"fma", k_fma, METH_VARARGS, "fma(a, b, c, dst): a * b + c rounded once."},
     {"call_vml", k_call_vml, METH_VARARGS,
      "call_vml(address, src, dst, mode): the VML function at `address` on src into dst."},
+    {"total", k_total, METH_O, "total(x): torch's whole-tensor sum of x, in x's dtype."},
+    {"rows", k_rows, METH_VARARGS, "rows(x, dst): torch's sum of each row of x, into dst."},
     {"lane_sum", k_lane_sum, METH_VARARGS,
      "lane_sum(rows, dst): each row summed as torch's vec::reduce_all (AVX2) adds it."},
     {"nll_cascade", k_nll_cascade, METH_VARARGS,

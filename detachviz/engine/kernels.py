@@ -90,6 +90,14 @@ tanh_back = _binary("tanh_back")  # torch's tanh_backward: g * fma(-y, y, 1)
 sigmoid_back = _binary("sigmoid_back")  # torch's sigmoid_backward: g * (1 - y) * y
 
 
+# total(x): torch's whole-tensor sum of a C-contiguous float32/float64 array, as a Python float
+total: Any = getattr(_C, "total", None)
+
+
+# rows(x, dst): `total` of each row of a C-contiguous float32/float64 matrix, into dst
+rows: Any = getattr(_C, "rows", None)
+
+
 def lane_sum(rows: np.ndarray) -> np.ndarray:
     """Each row of a 2-D float32 array (at least one column) summed as torch's AVX2
     `vec::reduce_all` adds it (engine/softmax.py's lane_sum)."""

@@ -239,3 +239,57 @@ def test_lane_sum_and_the_cascade_refuse_bad_buffers():
         kernels._C.nll_cascade(np.zeros(3, np.float32), np.zeros(2, np.int64), 4)
     with pytest.raises(TypeError, match="float32 or float64"):
         kernels._C.nll_cascade(np.zeros(2, np.int64), np.zeros(2, np.int64), 4)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_total_is_the_numpy_cascade(dtype, monkeypatch):
+    """Every size up to 300 and sizes around each cascade level's block (2**4 rows of
+    vectors, 2**8, 2**12) up to torch's one-thread limit."""
+    from detachviz.engine import summation
+
+    rng = np.random.default_rng(9)
+    sizes = list(range(301)) + [
+        s + d for s in (512, 1024, 2048, 4096, 8192, 16384, 32768) for d in (-33, -1, 0, 1, 7)
+    ]
+    sizes = [s for s in sizes if s <= 32768]
+    data = [(rng.standard_normal(n) * 10.0 ** rng.integers(-6, 7, n)).astype(dtype) for n in sizes]
+    got = [summation.total(x) for x in data]
+    monkeypatch.setattr(kernels, "available", False)
+    for n, x, g in zip(sizes, data, got):
+        w = summation.total(x)
+        assert type(g) is type(w), n
+        assert g.tobytes() == w.tobytes(), n
+
+
+def test_total_of_negative_zeros_is_torchs_positive_zero():
+    """torch's accumulators start from 0, so a sum of -0.0 is +0.0 (the numpy cascade, which
+    starts from the first value, agrees only through its final `0 +`)."""
+    for n in (1, 7, 9, 40, 1000):
+        for dt in (np.float32, np.float64):
+            assert not np.signbit(kernels.total(np.full(n, -0.0, dt)))
+
+
+def test_total_refuses_other_dtypes():
+    with pytest.raises(TypeError, match="float32 or float64"):
+        kernels.total(np.zeros(3, np.int64))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(1, 1), (3, 7), (5, 8), (4, 33), (64, 10), (7, 300), (2, 5000)])
+def test_rows_is_the_numpy_cascade(shape, dtype, monkeypatch):
+    from detachviz.engine import summation
+
+    rng = np.random.default_rng(shape[1])
+    x = (rng.standard_normal(shape) * 10.0 ** rng.integers(-5, 6, shape)).astype(dtype)
+    got = summation.rows(x)
+    monkeypatch.setattr(kernels, "available", False)
+    want = summation.rows(x)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.tobytes() == want.tobytes()
+
+
+def test_rows_refuses_mixed_formats_and_partial_rows():
+    with pytest.raises(TypeError, match="one format"):
+        kernels.rows(np.zeros(6, np.float32), np.zeros(2))
+    with pytest.raises(ValueError, match="whole rows"):
+        kernels.rows(np.zeros(7, np.float32), np.zeros(2, np.float32))
