@@ -413,6 +413,7 @@ static int level_power(Py_ssize_t size) {
 }
 
 #define SUMS(T, SUFFIX)                                                                    \
+    /* k <= 32 accumulators: element (i, c) at x[i * stride + c] */                        \
     static void multi_row_sum##SUFFIX(const T *x, Py_ssize_t stride, Py_ssize_t size,       \
                                       int k, T *out) {                                      \
         T acc[4][32];                                                                      \
@@ -436,15 +437,17 @@ static int level_power(Py_ssize_t size) {
             for (int c = 0; c < k; c++) acc[0][c] += acc[lv][c];                           \
         memcpy(out, acc[0], (size_t)k * sizeof(T));                                        \
     }                                                                                      \
-    /* rows of `lanes` values, `size` rows: one sum per lane */                            \
-    static void row_sum##SUFFIX(const T *x, int lanes, Py_ssize_t size, T *out) {          \
-        T part[32];                                                                        \
+    /* `size` rows of `lanes` <= 32 values (row i at x + i * stride): a sum per lane */    \
+    static void row_sum##SUFFIX(const T *x, Py_ssize_t stride, int lanes, Py_ssize_t size,  \
+                                T *out) {                                                  \
+        T part[4][32];                                                                     \
         Py_ssize_t quads = size / 4;                                                       \
-        multi_row_sum##SUFFIX(x, 4 * lanes, quads, 4 * lanes, part);                       \
+        for (int s = 0; s < 4; s++)                                                        \
+            multi_row_sum##SUFFIX(x + s * stride, 4 * stride, quads, lanes, part[s]);      \
         for (int l = 0; l < lanes; l++) {                                                  \
-            T r = part[l];                                                                 \
-            for (Py_ssize_t i = quads * 4; i < size; i++) r += x[i * lanes + l];           \
-            for (int c = 1; c < 4; c++) r += part[c * lanes + l];                          \
+            T r = part[0][l];                                                              \
+            for (Py_ssize_t i = quads * 4; i < size; i++) r += x[i * stride + l];          \
+            for (int s = 1; s < 4; s++) r += part[s][l];                                   \
             out[l] = r;                                                                    \
         }                                                                                  \
     }                                                                                      \
@@ -452,14 +455,34 @@ static int level_power(Py_ssize_t size) {
         const int lanes = 32 / (int)sizeof(T);                                             \
         T r = 0, sums[8];                                                                  \
         if (n < lanes) {                                                                   \
-            if (n) row_sum##SUFFIX(x, 1, n, &r);                                           \
+            if (n) row_sum##SUFFIX(x, 1, 1, n, &r);                                        \
             return r;                                                                      \
         }                                                                                  \
         Py_ssize_t vectors = n / lanes;                                                    \
-        row_sum##SUFFIX(x, lanes, vectors, sums);                                          \
+        row_sum##SUFFIX(x, lanes, lanes, vectors, sums);                                   \
         for (Py_ssize_t i = vectors * lanes; i < n; i++) r += x[i];                        \
         for (int l = 0; l < lanes; l++) r += sums[l];                                      \
         return r;                                                                          \
+    }                                                                                      \
+    /* The sums down axis 0 of x (count, mid, cols) (strides in elements, the last 1) into  \
+     * out (mid, cols): per column the cascade (blocks of 4 vectors of columns, or of 4     \
+     * columns under a vector) or, for the columns left over, row_sum. */                  \
+    static void columns##SUFFIX(const T *x, Py_ssize_t count, Py_ssize_t mid,               \
+                                Py_ssize_t cols, Py_ssize_t s0, Py_ssize_t s1, T *out) {    \
+        const Py_ssize_t lanes = 32 / (Py_ssize_t)sizeof(T);                               \
+        Py_ssize_t block = cols >= lanes ? 4 * lanes : 4, whole = cols / block * block;    \
+        for (Py_ssize_t m = 0; m < mid; m++) {                                             \
+            const T *base = x + m * s1;                                                    \
+            T *o = out + m * cols;                                                         \
+            for (Py_ssize_t c = 0, k; c < cols; c += k) { /* at most 32 columns a pass */  \
+                Py_ssize_t end = c < whole ? whole : cols;                                 \
+                k = end - c < 32 ? end - c : 32;                                           \
+                if (c < whole)                                                             \
+                    multi_row_sum##SUFFIX(base + c, s0, count, (int)k, o + c);             \
+                else                                                                       \
+                    row_sum##SUFFIX(base + c, s0, (int)k, count, o + c);                   \
+            }                                                                              \
+        }                                                                                  \
     }
 
 SUMS(float, _f)
@@ -516,6 +539,39 @@ static PyObject *k_rows(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* columns(x, out): x a 3-D float32/float64 buffer (count, mid, cols), any positive strides
+ * with the last one the item size; out (mid, cols) C-contiguous, the same format. */
+static PyObject *k_columns(PyObject *self, PyObject *args) {
+    PyObject *a, *b;
+    Py_buffer x, y;
+    if (!PyArg_ParseTuple(args, "OO", &a, &b)) return NULL;
+    if (PyObject_GetBuffer(a, &x, PyBUF_FORMAT | PyBUF_STRIDES) < 0) return NULL;
+    if (PyObject_GetBuffer(b, &y, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&x);
+        return NULL;
+    }
+    const char *fx = x.format ? x.format : "", *fy = y.format ? y.format : "";
+    Py_ssize_t size = x.itemsize;
+    if (strcmp(fx, fy) != 0 || (strcmp(fx, "f") != 0 && strcmp(fx, "d") != 0)) {
+        PyErr_SetString(PyExc_TypeError, "columns: float32 or float64 buffers of one format");
+    } else if (x.ndim != 3 || x.strides[2] != size || x.strides[0] <= 0 || x.strides[1] <= 0 ||
+               x.strides[0] % size || x.strides[1] % size || x.shape[0] < 1 ||
+               y.len != x.shape[1] * x.shape[2] * size) {
+        PyErr_SetString(PyExc_ValueError,
+                        "columns(x, out): x (count, mid, cols) at unit column stride, out (mid, cols)");
+    } else if (size == 4) {
+        columns_f(x.buf, x.shape[0], x.shape[1], x.shape[2], x.strides[0] / 4, x.strides[1] / 4,
+                  y.buf);
+    } else {
+        columns_d(x.buf, x.shape[0], x.shape[1], x.shape[2], x.strides[0] / 8, x.strides[1] / 8,
+                  y.buf);
+    }
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&y);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *k_choose(PyObject *self, PyObject *arg) {
     int fast = PyObject_IsTrue(arg);
     if (fast < 0) return NULL;
@@ -535,6 +591,8 @@ static PyMethodDef methods[] = {
      "call_vml(address, src, dst, mode): the VML function at `address` on src into dst."},
     {"total", k_total, METH_O, "total(x): torch's whole-tensor sum of x, in x's dtype."},
     {"rows", k_rows, METH_VARARGS, "rows(x, dst): torch's sum of each row of x, into dst."},
+    {"columns", k_columns, METH_VARARGS,
+     "columns(x, out): torch's sums down axis 0 of a 3-D x, into out."},
     {"lane_sum", k_lane_sum, METH_VARARGS,
      "lane_sum(rows, dst): each row summed as torch's vec::reduce_all (AVX2) adds it."},
     {"nll_cascade", k_nll_cascade, METH_VARARGS,

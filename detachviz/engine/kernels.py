@@ -98,6 +98,10 @@ total: Any = getattr(_C, "total", None)
 rows: Any = getattr(_C, "rows", None)
 
 
+# columns(x, out): the sums down axis 0 of a 3-D float32/float64 x (unit column stride)
+columns: Any = getattr(_C, "columns", None)
+
+
 def lane_sum(rows: np.ndarray) -> np.ndarray:
     """Each row of a 2-D float32 array (at least one column) summed as torch's AVX2
     `vec::reduce_all` adds it (engine/softmax.py's lane_sum)."""

@@ -293,3 +293,28 @@ def test_rows_refuses_mixed_formats_and_partial_rows():
         kernels.rows(np.zeros(6, np.float32), np.zeros(2))
     with pytest.raises(ValueError, match="whole rows"):
         kernels.rows(np.zeros(7, np.float32), np.zeros(2, np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(
+    "shape", [(1, 1, 1), (2, 1, 20), (3, 4, 7), (17, 2, 8), (300, 1, 33), (5, 3, 130), (40, 2, 3)]
+)
+def test_columns_is_the_numpy_cascade(shape, dtype, monkeypatch):
+    """over()'s layout: (r, outer, c) as a transposed view of a C-contiguous (outer, r, c)."""
+    from detachviz.engine import summation
+
+    r, outer, c = shape
+    rng = np.random.default_rng(r * c)
+    base = rng.standard_normal((outer, r, c)) * 10.0 ** rng.integers(-5, 6, (outer, r, c))
+    x = base.astype(dtype).transpose(1, 0, 2)
+    got = summation.columns(x)
+    monkeypatch.setattr(kernels, "available", False)
+    want = summation.columns(x)
+    assert got.shape == want.shape == (outer, c)
+    assert got.tobytes() == want.tobytes()
+
+
+def test_columns_refuses_a_strided_last_axis():
+    x = np.zeros((3, 2, 8), np.float32)[:, :, ::2]
+    with pytest.raises(ValueError, match="unit column stride"):
+        kernels.columns(x, np.zeros((2, 4), np.float32))
