@@ -151,6 +151,26 @@ static int borrow(PyObject *args, floats *f, int count) {
     return 1;
 }
 
+/* lane_sum(rows, dst, n): each row of n float32 summed as torch's vec::reduce_all adds it
+ * (engine/softmax.py's lane_sum): 8 lane accumulators fed in order, a last partial vector
+ * into its first lanes only, then folded ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)); rows
+ * shorter than 8 add serially from their first element. */
+ALWAYS_INLINE float lane_sum_row(const float *x, Py_ssize_t n) {
+    if (n < 8) {
+        float acc = x[0];
+        for (Py_ssize_t i = 1; i < n; i++) acc += x[i];
+        return acc;
+    }
+    float l[8];
+    for (int k = 0; k < 8; k++) l[k] = x[k];
+    Py_ssize_t full = n - n % 8, d;
+    for (d = 8; d < full; d += 8)
+        for (int k = 0; k < 8; k++) l[k] += x[d + k];
+    for (Py_ssize_t k = 0; full + k < n; k++) l[k] += x[full + k];
+    float h0 = l[0] + l[4], h1 = l[1] + l[5], h2 = l[2] + l[6], h3 = l[3] + l[7];
+    return (h0 + h2) + (h1 + h3);
+}
+
 /* Borrow two float32 buffers of any lengths, the second written. */
 static int borrow_two(PyObject *args, floats *f) {
     if (PyTuple_GET_SIZE(args) != 2) {
@@ -185,6 +205,9 @@ static struct {
     binary_loop tanh_back, sigmoid_back;
     void (*sigmoid)(const float *, float *, Py_ssize_t, Py_ssize_t);
     void (*fma)(const float *, const float *, const float *, float *, Py_ssize_t);
+    void (*softmax_rows)(const float *, float *, float *, Py_ssize_t, Py_ssize_t, int);
+    void (*softmax_back_rows)(const float *, const float *, float *, float *, Py_ssize_t,
+                              Py_ssize_t, int);
 } loops;
 
 #define SET_LOOPS(SUFFIX)                                                                  \
@@ -195,6 +218,8 @@ static struct {
         loops.sigmoid_back = loop_sigmoid_back##SUFFIX;                                    \
         loops.sigmoid = loop_sigmoid##SUFFIX;                                              \
         loops.fma = loop_fma##SUFFIX;                                                      \
+        loops.softmax_rows = loop_softmax_rows##SUFFIX;                                    \
+        loops.softmax_back_rows = loop_softmax_back_rows##SUFFIX;                          \
     } while (0)
 
 /* The AVX2 and FMA loops if `fast` and the CPU has both, else those for any CPU; 1 if fast. */
@@ -312,26 +337,6 @@ static PyObject *k_call_vml(PyObject *self, PyObject *args) {
     PyBuffer_Release(&dst);
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
-}
-
-/* lane_sum(rows, dst, n): each row of n float32 summed as torch's vec::reduce_all adds it
- * (engine/softmax.py's lane_sum): 8 lane accumulators fed in order, a last partial vector
- * into its first lanes only, then folded ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)); rows
- * shorter than 8 add serially from their first element. */
-static float lane_sum_row(const float *x, Py_ssize_t n) {
-    if (n < 8) {
-        float acc = x[0];
-        for (Py_ssize_t i = 1; i < n; i++) acc += x[i];
-        return acc;
-    }
-    float l[8];
-    for (int k = 0; k < 8; k++) l[k] = x[k];
-    Py_ssize_t full = n - n % 8, d;
-    for (d = 8; d < full; d += 8)
-        for (int k = 0; k < 8; k++) l[k] += x[d + k];
-    for (Py_ssize_t k = 0; full + k < n; k++) l[k] += x[full + k];
-    float h0 = l[0] + l[4], h1 = l[1] + l[5], h2 = l[2] + l[6], h3 = l[3] + l[7];
-    return (h0 + h2) + (h1 + h3);
 }
 
 static PyObject *k_lane_sum(PyObject *self, PyObject *args) {
@@ -572,6 +577,97 @@ static PyObject *k_columns(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* softmax_rows(x, out, log) and softmax_back_rows(g, y, out, log): engine/softmax.py's
+ * last-dim forward and backward, a row at a time, x (out, g, y) C-contiguous float32 of
+ * rows x n with n the last argument. */
+static PyObject *softmax_call(PyObject *args, int backward) {
+    floats f[3];
+    int count = backward ? 3 : 2, log;
+    Py_ssize_t n;
+    if (PyTuple_GET_SIZE(args) != count + 2) {
+        PyErr_SetString(PyExc_TypeError, "softmax kernels: buffers, then n and log");
+        return NULL;
+    }
+    n = PyLong_AsSsize_t(PyTuple_GET_ITEM(args, count));
+    log = PyObject_IsTrue(PyTuple_GET_ITEM(args, count + 1));
+    if ((n == -1 || log == -1) && PyErr_Occurred()) return NULL;
+    if (!borrow(args, f, count)) return NULL;
+    float *scratch = n > 0 ? PyMem_Malloc((size_t)n * sizeof(float)) : NULL;
+    if (n < 1 || f[0].n % n != 0) {
+        PyErr_SetString(PyExc_ValueError, "softmax kernels: whole rows of n, n >= 1");
+    } else if (scratch == NULL) {
+        PyErr_NoMemory();
+    } else if (backward) {
+        loops.softmax_back_rows(f[0].view.buf, f[1].view.buf, f[2].view.buf, scratch,
+                                f[0].n / n, n, log);
+    } else {
+        loops.softmax_rows(f[0].view.buf, f[1].view.buf, scratch, f[0].n / n, n, log);
+    }
+    PyMem_Free(scratch);
+    release(f, count);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *k_softmax_rows(PyObject *self, PyObject *args) { return softmax_call(args, 0); }
+static PyObject *k_softmax_back_rows(PyObject *self, PyObject *args) {
+    return softmax_call(args, 1);
+}
+
+/* add_rows(out, index, rows): out[index[i]] += rows[i] for i in order (np.add.at's additions,
+ * so the same bits): out (num, dim) and rows (n, dim) C-contiguous of one format, float32 or
+ * float64; index n int64 within [0, num). */
+static PyObject *k_add_rows(PyObject *self, PyObject *args) {
+    PyObject *a, *b, *c;
+    Py_buffer out, index, rows;
+    if (!PyArg_ParseTuple(args, "OOO", &a, &b, &c)) return NULL;
+    if (PyObject_GetBuffer(a, &out, PyBUF_FORMAT | PyBUF_ND | PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(b, &index, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(c, &rows, PyBUF_FORMAT | PyBUF_ND | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&out);
+        PyBuffer_Release(&index);
+        return NULL;
+    }
+    const char *fo = out.format ? out.format : "", *fr = rows.format ? rows.format : "";
+    Py_ssize_t n = index.len / 8, num = out.ndim == 2 ? out.shape[0] : 0;
+    Py_ssize_t dim = out.ndim == 2 ? out.shape[1] : 0;
+    const int64_t *at = index.buf;
+    if (strcmp(fo, fr) != 0 || (strcmp(fo, "f") != 0 && strcmp(fo, "d") != 0)) {
+        PyErr_SetString(PyExc_TypeError, "add_rows: float32 or float64 rows of one format");
+    } else if (index.itemsize != 8 || out.ndim != 2 || rows.len != n * dim * out.itemsize) {
+        PyErr_SetString(PyExc_ValueError, "add_rows: out (num, dim), int64 index (n), rows (n, dim)");
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (at[i] < 0 || at[i] >= num) {
+                PyErr_SetString(PyExc_IndexError, "add_rows: an index outside out's rows");
+                break;
+            }
+        }
+    }
+    if (!PyErr_Occurred()) {
+        if (out.itemsize == 4) {
+            float *o = out.buf;
+            const float *r = rows.buf;
+            for (Py_ssize_t i = 0; i < n; i++)
+                for (Py_ssize_t d = 0; d < dim; d++) o[at[i] * dim + d] += r[i * dim + d];
+        } else {
+            double *o = out.buf;
+            const double *r = rows.buf;
+            for (Py_ssize_t i = 0; i < n; i++)
+                for (Py_ssize_t d = 0; d < dim; d++) o[at[i] * dim + d] += r[i * dim + d];
+        }
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&index);
+    PyBuffer_Release(&rows);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *k_choose(PyObject *self, PyObject *arg) {
     int fast = PyObject_IsTrue(arg);
     if (fast < 0) return NULL;
@@ -593,6 +689,12 @@ static PyMethodDef methods[] = {
     {"rows", k_rows, METH_VARARGS, "rows(x, dst): torch's sum of each row of x, into dst."},
     {"columns", k_columns, METH_VARARGS,
      "columns(x, out): torch's sums down axis 0 of a 3-D x, into out."},
+    {"softmax_rows", k_softmax_rows, METH_VARARGS,
+     "softmax_rows(x, out, n, log): torch's softmax or log_softmax of each row of n."},
+    {"softmax_back_rows", k_softmax_back_rows, METH_VARARGS,
+     "softmax_back_rows(g, y, out, n, log): their backward, a row of n at a time."},
+    {"add_rows", k_add_rows, METH_VARARGS,
+     "add_rows(out, index, rows): out[index[i]] += rows[i], in order."},
     {"lane_sum", k_lane_sum, METH_VARARGS,
      "lane_sum(rows, dst): each row summed as torch's vec::reduce_all (AVX2) adds it."},
     {"nll_cascade", k_nll_cascade, METH_VARARGS,

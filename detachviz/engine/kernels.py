@@ -102,6 +102,26 @@ rows: Any = getattr(_C, "rows", None)
 columns: Any = getattr(_C, "columns", None)
 
 
+def softmax_rows(x: np.ndarray, log: bool) -> np.ndarray:
+    """engine/softmax.py's float32 softmax (or log_softmax) over the last dim of x, one call."""
+    src = np.ascontiguousarray(x)
+    out = np.empty(src.shape, np.float32)
+    _C.softmax_rows(src, out, src.shape[-1], log)
+    return out
+
+
+def softmax_back_rows(g: np.ndarray, y: np.ndarray, log: bool) -> np.ndarray:
+    """Its backward for grad g and output y (one shape, float32), one call."""
+    gc, yc = np.ascontiguousarray(g), np.ascontiguousarray(y)
+    out = np.empty(yc.shape, np.float32)
+    _C.softmax_back_rows(gc, yc, out, yc.shape[-1], log)
+    return out
+
+
+# add_rows(out, index, rows): out[index[i]] += rows[i] in order (np.add.at's additions)
+add_rows: Any = getattr(_C, "add_rows", None)
+
+
 def lane_sum(rows: np.ndarray) -> np.ndarray:
     """Each row of a 2-D float32 array (at least one column) summed as torch's AVX2
     `vec::reduce_all` adds it (engine/softmax.py's lane_sum)."""

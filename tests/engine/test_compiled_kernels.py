@@ -318,3 +318,56 @@ def test_columns_refuses_a_strided_last_axis():
     x = np.zeros((3, 2, 8), np.float32)[:, :, ::2]
     with pytest.raises(ValueError, match="unit column stride"):
         kernels.columns(x, np.zeros((2, 4), np.float32))
+
+
+@pytest.mark.parametrize("log", [False, True], ids=["softmax", "log_softmax"])
+@pytest.mark.parametrize("shape", [(1,), (5,), (7, 1), (3, 8), (64, 10), (4, 33), (2, 3, 300)])
+def test_softmax_rows_are_the_numpy_steps(shape, log, monkeypatch):
+    """Forward and backward over the last dim, with rows of equal values, signed zeros, a
+    nan, infinities and a very wide range mixed in."""
+    from detachviz.engine import softmax
+
+    rng = np.random.default_rng(len(shape) * 100 + shape[-1])
+    x = (rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 3, shape)).astype(np.float32)
+    g = rng.standard_normal(shape).astype(np.float32)
+    flat = x.reshape(-1, shape[-1])
+    if flat.shape[0] >= 3:
+        flat[0] = 2.5  # all equal
+        flat[1, ::2] = -0.0
+        flat[1, 1::2] = 0.0
+        flat[2, 0] = np.nan if shape[-1] > 1 else np.inf
+    with np.errstate(all="ignore"):
+        y = softmax.forward(x, x.ndim - 1, log)
+        back = softmax.backward(g, y, x.ndim - 1, log)
+        monkeypatch.setattr(kernels, "available", False)
+        want_y = softmax.forward(x, x.ndim - 1, log)
+        want_back = softmax.backward(g, want_y, x.ndim - 1, log)
+    assert y.shape == want_y.shape == shape
+    for got, want in ((y, want_y), (back, want_back)):
+        nan = np.isnan(want)  # a nan's sign bit is the arithmetic's to choose
+        assert np.array_equal(np.isnan(got), nan)
+        assert np.array_equal(_bits(got[~nan]), _bits(want[~nan]))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("repeats", ["unique", "few", "many"])
+def test_add_rows_is_np_add_at(dtype, repeats):
+    rng = np.random.default_rng(11)
+    n, num, dim = 640, 1000, 64
+    high = {"unique": num, "few": 300, "many": 4}[repeats]
+    index = rng.permutation(num)[:n] if repeats == "unique" else rng.integers(0, high, n)
+    rows = (rng.standard_normal((n, dim)) * 10.0 ** rng.integers(-4, 5, (n, dim))).astype(dtype)
+    rows[0] = -0.0  # np.add.at's 0 + -0 is +0
+    got, want = np.zeros((num, dim), dtype), np.zeros((num, dim), dtype)
+    kernels.add_rows(got, index.astype(np.int64), rows)
+    np.add.at(want, index, rows)
+    assert got.tobytes() == want.tobytes()
+
+
+def test_add_rows_refuses_an_index_outside_and_leaves_out_alone():
+    out = np.zeros((3, 2), np.float32)
+    with pytest.raises(IndexError, match="outside"):
+        kernels.add_rows(out, np.array([0, 3]), np.ones((2, 2), np.float32))
+    assert not out.any()
+    with pytest.raises(ValueError, match="int64 index"):
+        kernels.add_rows(out, np.array([0, 1]), np.ones((3, 2), np.float32))

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from detachviz.engine import dtype as dtypes
-from detachviz.engine import state
+from detachviz.engine import kernels, state
 from detachviz.engine.function import apply, finish
 from detachviz.engine.node import Saved, node_class
 from detachviz.engine.ops import inplace
@@ -65,6 +65,9 @@ def dense_backward_np(g: Any, idx: Any, num: int, padding_idx: int, scale: bool)
     n = flat.size
     if not n:
         return out
+    if kernels.available and out.dtype.char in "fd":
+        kernels.add_rows(out, flat.astype(np.int64, copy=False), np.ascontiguousarray(rows))
+        return out  # np.add.at's additions, compiled
     order = np.argsort(flat, kind="stable")
     ids = flat[order]
     first = np.empty(n, dtype=bool)
