@@ -202,7 +202,7 @@ typedef void (*binary_loop)(const float *, const float *, float *, Py_ssize_t);
 /* One copy of the loops, chosen when the module loads (choose()). */
 static struct {
     unary_loop sleef_expf, sleef_logf;
-    binary_loop tanh_back, sigmoid_back;
+    binary_loop tanh_back, sigmoid_back, relu_back;
     void (*sigmoid)(const float *, float *, Py_ssize_t, Py_ssize_t);
     void (*fma)(const float *, const float *, const float *, float *, Py_ssize_t);
     void (*softmax_rows)(const float *, float *, float *, Py_ssize_t, Py_ssize_t, int);
@@ -216,6 +216,7 @@ static struct {
         loops.sleef_logf = loop_sleef_logf##SUFFIX;                                        \
         loops.tanh_back = loop_tanh_back##SUFFIX;                                          \
         loops.sigmoid_back = loop_sigmoid_back##SUFFIX;                                    \
+        loops.relu_back = loop_relu_back##SUFFIX;                                          \
         loops.sigmoid = loop_sigmoid##SUFFIX;                                              \
         loops.fma = loop_fma##SUFFIX;                                                      \
         loops.softmax_rows = loop_softmax_rows##SUFFIX;                                    \
@@ -271,6 +272,9 @@ static PyObject *k_tanh_back(PyObject *self, PyObject *args) {
 }
 static PyObject *k_sigmoid_back(PyObject *self, PyObject *args) {
     return binary(args, loops.sigmoid_back);
+}
+static PyObject *k_relu_back(PyObject *self, PyObject *args) {
+    return binary(args, loops.relu_back);
 }
 
 /* torch's float32 sigmoid over rows of `run` contiguous elements: in each row the first
@@ -701,6 +705,8 @@ static PyMethodDef methods[] = {
      "nll_cascade(terms, positions, power): nll_loss's cascade sum of the kept terms."},
     {"tanh_back", k_tanh_back, METH_VARARGS,
      "tanh_back(g, y, dst): torch's tanh_backward, g * fma(-y, y, 1)."},
+    {"relu_back", k_relu_back, METH_VARARGS,
+     "relu_back(g, y, dst): torch's threshold_backward at 0, y <= 0 ? 0 : g."},
     {"sigmoid_back", k_sigmoid_back, METH_VARARGS,
      "sigmoid_back(g, y, dst): torch's sigmoid_backward, g * (1 - y) * y."},
     {NULL, NULL, 0, NULL},

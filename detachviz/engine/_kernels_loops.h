@@ -27,6 +27,10 @@ LOOP_ATTR static void LOOP(loop_tanh_back)(const float *g, const float *y, float
     for (Py_ssize_t i = 0; i < n; i++) r[i] = g[i] * fmaf(-y[i], y[i], F(1.0));
 }
 
+LOOP_ATTR static void LOOP(loop_relu_back)(const float *g, const float *y, float *r, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++) r[i] = y[i] <= F(0.0) ? F(0.0) : g[i];
+}
+
 LOOP_ATTR static void LOOP(loop_sigmoid_back)(const float *g, const float *y, float *r,
                                               Py_ssize_t n) {
     for (Py_ssize_t i = 0; i < n; i++) r[i] = (g[i] * (F(1.0) - y[i])) * y[i];

@@ -88,6 +88,7 @@ def _binary(name: str) -> Any:
 
 tanh_back = _binary("tanh_back")  # torch's tanh_backward: g * fma(-y, y, 1)
 sigmoid_back = _binary("sigmoid_back")  # torch's sigmoid_backward: g * (1 - y) * y
+relu_back = _binary("relu_back")  # torch's threshold_backward at 0: y <= 0 ? 0 : g
 
 
 # total(x): torch's whole-tensor sum of a C-contiguous float32/float64 array, as a Python float

@@ -149,8 +149,9 @@ def test_a_read_only_destination_is_refused():
 
 
 def test_the_backward_kernels_are_the_numpy_formulas():
-    """tanh_backward's one fused step and sigmoid_backward's two roundings, as the numpy
-    rules compute them (fma.one_minus_square32 is the fused `1 - y*y`, by proof)."""
+    """tanh_backward's one fused step, sigmoid_backward's two roundings and relu's
+    threshold_backward, as the numpy rules compute them (fma.one_minus_square32 is the fused
+    `1 - y*y`, by proof)."""
     rng = np.random.default_rng(4)
     g = _inputs(6, 1e3)
     y = np.concatenate(
@@ -164,6 +165,9 @@ def test_the_backward_kernels_are_the_numpy_formulas():
     assert np.array_equal(np.isnan(got), nan)
     assert np.array_equal(_bits(got[~nan]), _bits(want_tanh[~nan]))
     assert np.array_equal(_bits(kernels.sigmoid_back(g, y)), _bits(want_sigmoid))
+    y[:5] = [np.nan, -0.0, 0.0, -np.inf, np.inf]
+    want_relu = np.where(y <= 0, np.float32(0), g)
+    assert np.array_equal(_bits(kernels.relu_back(g, y)), _bits(want_relu))
 
 
 def test_dense_f32_admits_only_what_the_kernels_take():

@@ -188,6 +188,22 @@ def test_relu_and_clamp_at_boundaries_match_torch(rt):
     assert run(torch) == run(rt)
 
 
+def test_relu_passes_the_gradient_at_nan_as_torchs_threshold_backward(rt):
+    """threshold_backward is `y <= 0 ? 0 : g`: a nan output passes its gradient (a `y > 0`
+    mask gave 0 there), in the plain backward and under create_graph alike."""
+
+    def run(t):
+        x = t.tensor([float("nan"), -0.0, 0.0, 3.0, -2.0], requires_grad=True)
+        (x * 2).relu().backward(t.tensor([1.0, 2.0, 3.0, 4.0, 5.0]))
+        plain = x.grad.tolist()
+        x = t.tensor([float("nan"), 1.0, -1.0], requires_grad=True)
+        (g,) = t.autograd.grad(x.relu().pow(2).sum(), x, create_graph=True)
+        (gg,) = t.autograd.grad(g.sum(), x)
+        return plain, [v if v == v else "nan" for v in g.tolist()], gg.tolist()
+
+    assert run(torch) == run(rt)
+
+
 def _second(t, f, arrays, w):
     """Gradient of sum(grad(f) * 1) w.r.t. the inputs: exercises create_graph rules."""
     xs = [t.tensor(a, requires_grad=True) for a in arrays]
