@@ -26,11 +26,6 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
-# C extension modules (their sources sit beside the Python; pyproject.toml builds them): leaves
-# of the import graph, imported as modules, never reached into by name
-COMPILED = {
-    ".".join(f.relative_to(PACKAGE.parent).with_suffix("").parts) for f in PACKAGE.rglob("*.c")
-}
 IN_SCOPE = sorted(MODULES)
 
 
@@ -56,7 +51,7 @@ def _imports(module: str) -> list[tuple[str, str | None]]:
                 continue
             for a in node.names:
                 sub = f"{node.module}.{a.name}"
-                if sub in MODULES or sub in COMPILED:
+                if sub in MODULES:
                     out.append((sub, None))
                 else:
                     target = _resolve(node.module)

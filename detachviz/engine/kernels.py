@@ -22,11 +22,12 @@ _F32 = np.dtype(np.float32)
 def _load() -> Any:
     if os.environ.get(OFF_ENV):
         return None
-    try:
-        from detachviz.engine import _kernels  # type: ignore[attr-defined]
+    import importlib
+
+    try:  # by name: a compiled module, not a source file of the package's import graph
+        return importlib.import_module("detachviz.engine._kernels")
     except ImportError:  # installed without a C compiler: the numpy emulations run
         return None
-    return _kernels
 
 
 _C = _load()
