@@ -516,24 +516,36 @@ static PyObject *k_total(PyObject *self, PyObject *arg) {
     return PyFloat_FromDouble(r);
 }
 
+/* The reductions' operands: x read with `x_flags`, dst written C-contiguous, both float32 or
+ * both float64. 0 and an exception set (nothing borrowed) on failure. */
+static int borrow_reduction(PyObject *args, Py_buffer *x, Py_buffer *y, int x_flags,
+                            const char *name) {
+    PyObject *a, *b;
+    if (!PyArg_ParseTuple(args, "OO", &a, &b)) return 0;
+    if (PyObject_GetBuffer(a, x, PyBUF_FORMAT | x_flags) < 0) return 0;
+    if (PyObject_GetBuffer(b, y, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(x);
+        return 0;
+    }
+    const char *fx = x->format ? x->format : "", *fy = y->format ? y->format : "";
+    if (strcmp(fx, fy) != 0 || (strcmp(fx, "f") != 0 && strcmp(fx, "d") != 0)) {
+        PyBuffer_Release(x);
+        PyBuffer_Release(y);
+        PyErr_Format(PyExc_TypeError, "%s: float32 or float64 buffers of one format", name);
+        return 0;
+    }
+    return 1;
+}
+
 /* rows(x, dst): `total` of each of dst's length rows of x (engine/summation.py's rows: torch's
  * inner reduction adds each output's row as a whole-tensor sum adds it). x and dst of one
  * format, float32 or float64. */
 static PyObject *k_rows(PyObject *self, PyObject *args) {
-    PyObject *a, *b;
     Py_buffer x, y;
-    if (!PyArg_ParseTuple(args, "OO", &a, &b)) return NULL;
-    if (PyObject_GetBuffer(a, &x, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (PyObject_GetBuffer(b, &y, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
-        PyBuffer_Release(&x);
-        return NULL;
-    }
-    const char *fx = x.format ? x.format : "", *fy = y.format ? y.format : "";
-    Py_ssize_t count = y.itemsize ? y.len / y.itemsize : 0;
-    Py_ssize_t n = count && x.itemsize ? x.len / x.itemsize / count : 0;
-    if (strcmp(fx, fy) != 0 || (strcmp(fx, "f") != 0 && strcmp(fx, "d") != 0)) {
-        PyErr_SetString(PyExc_TypeError, "rows: float32 or float64 buffers of one format");
-    } else if (count == 0 || n * count * x.itemsize != x.len) {
+    if (!borrow_reduction(args, &x, &y, PyBUF_C_CONTIGUOUS, "rows")) return NULL;
+    Py_ssize_t count = y.len / y.itemsize;
+    Py_ssize_t n = count ? x.len / x.itemsize / count : 0;
+    if (count == 0 || n * count * x.itemsize != x.len) {
         PyErr_SetString(PyExc_ValueError, "rows(x, dst): x holds dst's length whole rows");
     } else if (x.itemsize == 4) {
         for (Py_ssize_t r = 0; r < count; r++)
@@ -551,21 +563,12 @@ static PyObject *k_rows(PyObject *self, PyObject *args) {
 /* columns(x, out): x a 3-D float32/float64 buffer (count, mid, cols), any positive strides
  * with the last one the item size; out (mid, cols) C-contiguous, the same format. */
 static PyObject *k_columns(PyObject *self, PyObject *args) {
-    PyObject *a, *b;
     Py_buffer x, y;
-    if (!PyArg_ParseTuple(args, "OO", &a, &b)) return NULL;
-    if (PyObject_GetBuffer(a, &x, PyBUF_FORMAT | PyBUF_STRIDES) < 0) return NULL;
-    if (PyObject_GetBuffer(b, &y, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
-        PyBuffer_Release(&x);
-        return NULL;
-    }
-    const char *fx = x.format ? x.format : "", *fy = y.format ? y.format : "";
+    if (!borrow_reduction(args, &x, &y, PyBUF_STRIDES, "columns")) return NULL;
     Py_ssize_t size = x.itemsize;
-    if (strcmp(fx, fy) != 0 || (strcmp(fx, "f") != 0 && strcmp(fx, "d") != 0)) {
-        PyErr_SetString(PyExc_TypeError, "columns: float32 or float64 buffers of one format");
-    } else if (x.ndim != 3 || x.strides[2] != size || x.strides[0] <= 0 || x.strides[1] <= 0 ||
-               x.strides[0] % size || x.strides[1] % size || x.shape[0] < 1 ||
-               y.len != x.shape[1] * x.shape[2] * size) {
+    if (x.ndim != 3 || x.strides[2] != size || x.strides[0] <= 0 || x.strides[1] <= 0 ||
+        x.strides[0] % size || x.strides[1] % size || x.shape[0] < 1 ||
+        y.len != x.shape[1] * x.shape[2] * size) {
         PyErr_SetString(PyExc_ValueError,
                         "columns(x, out): x (count, mid, cols) at unit column stride, out (mid, cols)");
     } else if (size == 4) {
