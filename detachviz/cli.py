@@ -6,7 +6,9 @@ Exit codes: 0 ok, 1 script/render failure or stale images, 2 usage, 3 internal, 
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -168,6 +170,13 @@ def _guarded(body: Callable[..., int], *, owns_process: bool = True) -> Callable
                 # Ctrl-C even when started with SIGINT ignored (a background job).
                 signal.signal(signal.SIGINT, signal.default_int_handler)
                 previous = signal.signal(signal.SIGTERM, raise_terminated)
+            # NOTE: the process ends with this command. At exit, Python's cyclic collector
+            # walks every object still alive (the engine, numpy, the script's tensors)
+            # before freeing them by reference count anyway: frozen, that walk is skipped
+            # (about 15 ms, a tenth of a short render). Registered once; `run` leaves the
+            # exit to the script, whose cycles python collects then.
+            atexit.unregister(gc.freeze)
+            atexit.register(gc.freeze)
         try:
             return body(*args, **kwargs)
         except BaseException as e:  # noqa: BLE001 - mapped, never a raw traceback

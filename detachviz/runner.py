@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import builtins
 import contextlib
+import functools
 import importlib
 import importlib.machinery
 import importlib.util
@@ -22,7 +23,6 @@ import os
 import signal
 import stat
 import sys
-import sysconfig
 import tokenize
 import traceback
 import types
@@ -30,7 +30,7 @@ import warnings
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from detachviz import engines
 from detachviz.engine import state, trace
@@ -82,11 +82,17 @@ LAZY_COMPAT_MODULES = {"torchviz": "detachviz.torchviz"}
 STDIN = "-"  # the script path that means "read the script from stdin", as python does
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parent)
-# Where the interpreter's own and installed modules live: never forgotten between scripts.
-_INSTALLED = tuple(
-    os.path.join(os.path.realpath(sysconfig.get_path(key)), "")
-    for key in ("stdlib", "platstdlib", "purelib", "platlib")
-)
+
+
+@functools.cache
+def _installed() -> tuple[str, ...]:
+    """Where the interpreter's own and installed modules live: never forgotten between
+    scripts. Asked only of a module the script imported from its own folder (sysconfig
+    reads the build's configuration: a few milliseconds no plain run needs)."""
+    import sysconfig
+
+    keys = ("stdlib", "platstdlib", "purelib", "platlib")
+    return tuple(os.path.join(os.path.realpath(sysconfig.get_path(k)), "") for k in keys)
 
 
 @dataclass
@@ -427,7 +433,7 @@ def _forget_script_modules(before: set[str], main_dir: str) -> None:
         where = getattr(module, "__file__", None) or ""
         paths = list(getattr(module, "__path__", None) or [])
         places = [os.path.realpath(p) for p in [where, *paths] if p]
-        if any(p.startswith(prefix) and not p.startswith(_INSTALLED) for p in places):
+        if any(p.startswith(prefix) and not p.startswith(_installed()) for p in places):
             del sys.modules[name]
 
 
@@ -460,9 +466,7 @@ def _quiet_fd(fd: int, into: list[str]) -> Iterator[None]:
     except OSError:  # fd closed: nothing to protect
         yield
         return
-    import tempfile  # (and the random module it imports): only a quiet run needs it
-
-    with tempfile.TemporaryFile() as caught:
+    with _anonymous_file() as caught:
         with contextlib.suppress(ValueError, OSError):
             sys.__stdout__.flush()  # type: ignore[union-attr]
         os.dup2(caught.fileno(), fd)
@@ -473,6 +477,18 @@ def _quiet_fd(fd: int, into: list[str]) -> Iterator[None]:
             os.close(saved)
             caught.seek(0)
             into.append(caught.read().decode("utf-8", "replace"))
+
+
+def _anonymous_file() -> BinaryIO:
+    """A read-write file with no name, gone when closed: in memory where Linux offers it
+    (memfd), else a temp file (tempfile and the random module it imports cost a short
+    command a few milliseconds)."""
+    if hasattr(os, "memfd_create"):
+        with contextlib.suppress(OSError):
+            return open(os.memfd_create("detachviz-caught"), "w+b")
+    import tempfile
+
+    return tempfile.TemporaryFile()
 
 
 def _trimmed_traceback(exc: BaseException, script: str) -> tuple[str, int | None]:

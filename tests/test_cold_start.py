@@ -1,6 +1,6 @@
 """What a command loads: `detachviz render` of a plain script on a stderr that is no
 terminal imports neither rich nor the pdf translator's XML parser, nor torch.nn, torch.optim,
-torch.save's zipfile or numpy.random; and the torch submodules, imported when a script first
+torch.save's zipfile, numpy.random, tempfile or sysconfig; and the torch submodules, imported when a script first
 imports them, are the real modules whichever a script touches first and however it says it
 (a deferred-loading attempt broke `F.relu` used before `nn`: nested lazy packages cannot load
 their parent)."""
@@ -32,6 +32,9 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "numpy.random",
     "zipfile",
     "graphviz",  # make_dot's drawing renders and saves without it (render/digraph.py)
+    "tempfile",  # a quiet run catches fd 1 in a memfd (runner._anonymous_file)
+    "sysconfig",  # asked only of a module imported from the script's folder, or to find
+    # graphviz-pure off the interpreter's folder
     # the op families imported on first use (engine/deferred.py) the seed does not call
     "detachviz.engine.ops.decomp",
     "detachviz.engine.ops.conv",

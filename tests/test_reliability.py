@@ -676,6 +676,36 @@ def test_nothing_a_script_writes_reaches_stdout_under_dash_o(tmp_path, noise):
     assert result.stdout.startswith(b"digraph") and result.stdout.rstrip().endswith(b"}")
 
 
+@pytest.mark.parametrize("memfd", [True, False], ids=["memfd", "temp-file"])
+def test_a_quiet_run_keeps_what_reached_its_stdout_descriptor(tmp_path, monkeypatch, memfd):
+    from detachviz.runner import run_script
+
+    if not memfd:
+        monkeypatch.delattr(os, "memfd_create", raising=False)
+    elif not hasattr(os, "memfd_create"):
+        pytest.skip("this system has no memfd_create")
+    script = write(tmp_path / "s.py", "import os\nprint('printed')\nos.write(1, b'raw\\n')\n")
+    assert run_script(script, quiet=True).stdout == "printed\nraw\n"
+
+
+def test_run_collects_the_scripts_cycles_at_exit_as_python_does(tmp_path):
+    # render and grad skip the cyclic collector's exit passes (cli._guarded); run must not
+    script = write(
+        tmp_path / "s.py",
+        """
+        class Loud:
+            def __del__(self):
+                print("finalized", self.name)
+        a = Loud(); a.name = "cycle"; a.me = a
+        b = Loud(); b.name = "plain"
+        """,
+    )
+    python = subprocess.run([sys.executable, str(script)], capture_output=True, check=True)
+    ours = cli_process("run", str(script), cwd=tmp_path)
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stdout == python.stdout == b"finalized cycle\nfinalized plain\n"
+
+
 @pytest.mark.parametrize("dangling", [False, True], ids=["to-a-file", "dangling"])
 def test_an_output_symlink_stays_a_symlink(tmp_path, dangling):
     script = write(tmp_path / "s.py", GRAPH)

@@ -14,7 +14,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import sysconfig
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,14 +69,14 @@ def find_executable(renderer: str) -> str:
     pip-installed into need not be on PATH), then on PATH.
     """
     program = PROGRAMS[renderer]
-    dirs = []
+    found = None
     if renderer == "graphviz-pure":
-        dirs = [str(Path(sys.executable).parent), sysconfig.get_path("scripts")]
-    for d in dirs:
-        found = shutil.which(program.executable, path=d)
-        if found:
-            return found
-    found = shutil.which(program.executable)
+        found = shutil.which(program.executable, path=str(Path(sys.executable).parent))
+        if found is None:  # sysconfig reads the build's configuration: only when needed
+            import sysconfig
+
+            found = shutil.which(program.executable, path=sysconfig.get_path("scripts"))
+    found = found or shutil.which(program.executable)
     if found:
         return found
     raise RenderError(program.missing_hint)
