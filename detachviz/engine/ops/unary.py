@@ -69,20 +69,20 @@ class _Threshold(NamedTuple):
 
 
 RELU_THRESHOLD = _Threshold(0)  # relu's backward: threshold_backward(g, y, 0)
+# NOTE: plain backward calls the kernel directly (the same NP.tanh_back TANH_BACK runs,
+# three calls fewer); create_graph makes torch's TanhBackwardBackward0 node. So for all three.
 TANH = node_class(
     "TanhBackward0",
-    (lambda k, g, s, a: TANH_BACK(k, g, s[0], a),),
+    (lambda k, g, s, a: k.tanh_back(g, s[0]) if k is NP else TANH_BACK(k, g, s[0], a),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 SIGMOID = node_class(
     "SigmoidBackward0",
-    (lambda k, g, s, a: SIGMOID_BACK(k, g, s[0], a),),
+    (lambda k, g, s, a: k.sigmoid_back(g, s[0]) if k is NP else SIGMOID_BACK(k, g, s[0], a),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 RELU = node_class(
     "ReluBackward0",
-    # NOTE: plain backward calls the kernel directly (the same NP.relu_back THRESHOLD_BACK
-    # runs, three calls fewer); create_graph makes torch's ThresholdBackwardBackward0 node
     (
         lambda k, g, s, a: (
             k.relu_back(g, s[0]) if k is NP else THRESHOLD_BACK(k, g, s[0], RELU_THRESHOLD)
