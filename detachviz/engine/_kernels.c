@@ -343,6 +343,17 @@ static PyObject *k_call_vml(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* address(a): the address of the first element of any buffer (strided, read-only), as
+ * numpy's `a.ctypes.data`, for the BLAS calls engine/blas.py makes through ctypes: a tenth of
+ * what ctypes' own buffer route costs. The caller keeps `a` alive while the address is used. */
+static PyObject *k_address(PyObject *self, PyObject *arg) {
+    Py_buffer b;
+    if (PyObject_GetBuffer(arg, &b, PyBUF_STRIDES) < 0) return NULL;
+    void *first = b.buf;
+    PyBuffer_Release(&b);
+    return PyLong_FromVoidPtr(first);
+}
+
 static PyObject *k_lane_sum(PyObject *self, PyObject *args) {
     floats f[2];
     if (!borrow_two(args, f)) return NULL;
@@ -692,6 +703,7 @@ static PyMethodDef methods[] = {
     {"fma", k_fma, METH_VARARGS, "fma(a, b, c, dst): a * b + c rounded once."},
     {"call_vml", k_call_vml, METH_VARARGS,
      "call_vml(address, src, dst, mode): the VML function at `address` on src into dst."},
+    {"address", k_address, METH_O, "address(a): the address of a buffer's first element."},
     {"total", k_total, METH_O, "total(x): torch's whole-tensor sum of x, in x's dtype."},
     {"rows", k_rows, METH_VARARGS, "rows(x, dst): torch's sum of each row of x, into dst."},
     {"columns", k_columns, METH_VARARGS,

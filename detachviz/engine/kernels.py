@@ -56,6 +56,8 @@ expf = _unary("expf")  # the C library's expf
 
 # call_vml(address, src, dst, mode): a VML function by address (engine/mkl.py), or None
 call_vml: Any = getattr(_C, "call_vml", None)
+# address(a): the address of a buffer's first element (engine/mkl.py's `address`), or None
+address: Any = getattr(_C, "address", None)
 
 
 def dense_f32(a: Any, b: Any) -> bool:

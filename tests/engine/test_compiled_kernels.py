@@ -206,6 +206,30 @@ def test_call_vml_refuses_mixed_formats_and_no_function():
         kernels.call_vml(1, f32, np.zeros(4, np.float32), 0)
 
 
+def _layouts() -> list[np.ndarray]:
+    a = np.arange(60, dtype=np.float32).reshape(6, 10)
+    read_only = a.copy()
+    read_only.setflags(write=False)
+    return [
+        a, a.T, a[::-1], a[:, ::-3], a[2:, 5:], np.broadcast_to(a[0], (4, 10)), read_only,
+        np.full((), 2.5), np.zeros(0, np.int16),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("k", range(9))
+def test_address_is_numpys_first_element_address_for_every_layout(k):
+    from detachviz.engine import mkl
+
+    a = _layouts()[k]
+    assert kernels.address(a) == a.ctypes.data
+    assert mkl.address(a) == a.ctypes.data  # what blas.py's calls are given
+
+
+def test_address_refuses_what_is_no_buffer():
+    with pytest.raises(TypeError):
+        kernels.address([1.0, 2.0])
+
+
 @pytest.mark.parametrize("n", [1, 3, 7, 8, 9, 15, 16, 17, 64, 100, 1000])
 def test_lane_sum_is_the_numpy_fold(n, monkeypatch):
     from detachviz.engine import softmax
