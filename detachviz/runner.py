@@ -87,8 +87,7 @@ _PACKAGE_DIR = str(Path(__file__).resolve().parent)
 @functools.cache
 def _installed() -> tuple[str, ...]:
     """Where the interpreter's own and installed modules live: never forgotten between
-    scripts. Asked only of a module the script imported from its own folder (sysconfig
-    reads the build's configuration: a few milliseconds no plain run needs)."""
+    scripts. Read on first need: sysconfig costs a plain run a few milliseconds."""
     import sysconfig
 
     keys = ("stdlib", "platstdlib", "purelib", "platlib")
@@ -458,9 +457,8 @@ class _Sink(io.TextIOWrapper):
 
 @contextlib.contextmanager
 def _quiet_fd(fd: int, into: list[str]) -> Iterator[None]:
-    """Point file descriptor `fd` at a temp file while the script runs, so what reaches it
-    without sys.stdout (`os.write(1, ...)`, `os.system("echo")`, C code) cannot mix with
-    the bytes `-o -` writes there; what it caught is appended to `into`."""
+    """Point `fd` at an anonymous file while the script runs, so what gets past sys.stdout
+    (`os.write(1, ..)`, `os.system`, C code) cannot mix with `-o -`'s bytes; `into` gets it."""
     try:
         saved = os.dup(fd)
     except OSError:  # fd closed: nothing to protect
@@ -480,12 +478,10 @@ def _quiet_fd(fd: int, into: list[str]) -> Iterator[None]:
 
 
 def _anonymous_file() -> BinaryIO:
-    """A read-write file with no name, gone when closed: in memory where Linux offers it
-    (memfd), else a temp file (tempfile and the random module it imports cost a short
-    command a few milliseconds)."""
-    if hasattr(os, "memfd_create"):
-        with contextlib.suppress(OSError):
-            return open(os.memfd_create("detachviz-caught"), "w+b")
+    """A read-write file with no name, gone when closed: a memfd where Linux has them, else
+    a temp file (tempfile and the random module cost a short command milliseconds)."""
+    with contextlib.suppress(AttributeError, OSError):  # no memfd_create, or refused
+        return open(os.memfd_create("detachviz-caught"), "w+b")
     import tempfile
 
     return tempfile.TemporaryFile()
