@@ -173,8 +173,8 @@ def _guarded(body: Callable[..., int], *, owns_process: bool = True) -> Callable
             # NOTE: the process ends with this command. At exit, Python's cyclic collector
             # walks every object still alive (the engine, numpy, the script's tensors)
             # before freeing them by reference count anyway: frozen, that walk is skipped
-            # (about 15 ms, a tenth of a short render). Registered once; `run` leaves the
-            # exit to the script, whose cycles python collects then.
+            # (~25 ms of the seed render's ~250). Registered once; `run` leaves the exit to
+            # the script, whose cycles python collects then.
             atexit.unregister(gc.freeze)
             atexit.register(gc.freeze)
         try:
