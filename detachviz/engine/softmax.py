@@ -78,10 +78,10 @@ def forward(x: np.ndarray, axis: int, log: bool) -> np.ndarray | None:
     """torch's softmax (log=False) or log_softmax of float32 x over `axis`; None otherwise."""
     if not _handled(x):
         return None
+    if axis == x.ndim - 1 and kernels.available:  # (no numpy call: no errstate to enter)
+        return kernels.softmax_rows(x, log)  # the same steps, compiled
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         if axis == x.ndim - 1:
-            if kernels.available:
-                return kernels.softmax_rows(x, log)  # the same steps, compiled
             rows = np.ascontiguousarray(x).reshape(-1, x.shape[-1])
             shifted = rows - np.maximum.reduce(rows, axis=1, keepdims=True)
             e = sleef_expf(shifted)
@@ -108,10 +108,10 @@ def backward(g: np.ndarray, y: np.ndarray, axis: int, log: bool) -> np.ndarray |
     grad g and output y over `axis`; None otherwise."""
     if not _handled(g, y) or g.shape != y.shape:
         return None
+    if axis == y.ndim - 1 and kernels.available:
+        return kernels.softmax_back_rows(g, y, log)  # the same steps, compiled
     with np.errstate(over="ignore", invalid="ignore"):
         if axis == y.ndim - 1:
-            if kernels.available:
-                return kernels.softmax_back_rows(g, y, log)  # the same steps, compiled
             n = y.shape[-1]
             gr = np.ascontiguousarray(g).reshape(-1, n)
             yr = np.ascontiguousarray(y).reshape(-1, n)

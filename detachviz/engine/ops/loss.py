@@ -109,9 +109,9 @@ def _picks(x: Any, target: Any, weight: Any, ignore_index: int) -> tuple[Any, An
     where ignored), for an input whose class dim is 0 (1-D) or 1."""
     cdim = 0 if x.ndim == 1 else 1
     n_classes = x.shape[cdim]
-    # the common case, in a few numpy calls: every target in range (a negative one is out of
-    # range as unsigned) and none ignored (a negative ignore_index is never in range)
-    if target.size and (target.astype(np.int64, copy=False).view(np.uint64) < n_classes).all():
+    # the common case: all targets in range (a negative one is not, as unsigned) and none ignored
+    unsigned = target.astype(np.int64, copy=False).view(np.uint64)
+    if target.size and np.maximum.reduce(unsigned, None) < n_classes:
         if not 0 <= ignore_index < n_classes or not (target == ignore_index).any():
             if weight is None:
                 return target, np.ones(target.shape, dtype=x.dtype)
@@ -250,7 +250,7 @@ def _nll(
     if reduction == _NONE and xd.ndim > 1:
         total, data = xd.dtype.type(0), losses
     else:  # torch's cascade over the kept samples, in order
-        kept, n = np.flatnonzero(np.reshape(td != ignore, -1)), int(td.size)
+        kept, n = (td != ignore).ravel().nonzero()[0], int(td.size)
         total = xd.dtype.type(kept.size) if wd is None else summation.nll_cascade(w, kept, n)
         data = losses if reduction == _NONE else summation.nll_cascade(losses, kept, n)
     if reduction == _MEAN and abs(total) >= 1:  # this division cannot warn
