@@ -1,9 +1,9 @@
 """What a command loads: `detachviz render` of a plain script on a stderr that is no
 terminal imports neither rich nor the pdf translator's XML parser, nor torch.nn, torch.optim,
-torch.save's zipfile, numpy.random, tempfile or sysconfig; and the torch submodules, imported when a script first
-imports them, are the real modules whichever a script touches first and however it says it
-(a deferred-loading attempt broke `F.relu` used before `nn`: nested lazy packages cannot load
-their parent)."""
+torch.save's zipfile, numpy.random, tempfile or sysconfig; and the torch submodules,
+imported when a script first imports them, are the real modules whichever a script touches
+first and however it says it (a deferred-loading attempt broke `F.relu` used before `nn`:
+nested lazy packages cannot load their parent)."""
 
 from __future__ import annotations
 
