@@ -684,6 +684,8 @@ def test_a_quiet_run_keeps_what_reached_its_stdout_descriptor(tmp_path, monkeypa
         monkeypatch.delattr(os, "memfd_create", raising=False)
     elif not hasattr(os, "memfd_create"):
         pytest.skip("this system has no memfd_create")
+    else:  # the memfd path imports no tempfile (a .pth file may have loaded it already)
+        monkeypatch.setitem(sys.modules, "tempfile", None)
     script = write(tmp_path / "s.py", "import os\nprint('printed')\nos.write(1, b'raw\\n')\n")
     assert run_script(script, quiet=True).stdout == "printed\nraw\n"
 

@@ -69,25 +69,30 @@ class _Threshold(NamedTuple):
 
 
 RELU_THRESHOLD = _Threshold(0)  # relu's backward: threshold_backward(g, y, 0)
-# NOTE: plain backward calls the kernel directly (the same NP.tanh_back TANH_BACK runs,
-# three calls fewer); create_graph makes torch's TanhBackwardBackward0 node. So for all three.
+
+
+def _result_rule(plain: Any, named: Any, attrs: Any = None) -> Any:
+    """The backward of a function of its saved result y: plain backward calls NP's kernel
+    `plain(g, y)` directly (what `named` runs on arrays, three calls fewer); create_graph
+    makes torch's named node (`named`: TanhBackwardBackward0, ...), with `attrs` if given."""
+    return lambda k, g, s, a: (
+        plain(g, s[0]) if k is NP else named(k, g, s[0], a if attrs is None else attrs)
+    )
+
+
 TANH = node_class(
     "TanhBackward0",
-    (lambda k, g, s, a: k.tanh_back(g, s[0]) if k is NP else TANH_BACK(k, g, s[0], a),),
+    (_result_rule(NP.tanh_back, TANH_BACK),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 SIGMOID = node_class(
     "SigmoidBackward0",
-    (lambda k, g, s, a: k.sigmoid_back(g, s[0]) if k is NP else SIGMOID_BACK(k, g, s[0], a),),
+    (_result_rule(NP.sigmoid_back, SIGMOID_BACK),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 RELU = node_class(
     "ReluBackward0",
-    (
-        lambda k, g, s, a: (
-            k.relu_back(g, s[0]) if k is NP else THRESHOLD_BACK(k, g, s[0], RELU_THRESHOLD)
-        ),
-    ),
+    (_result_rule(NP.relu_back, THRESHOLD_BACK, RELU_THRESHOLD),),
     saved=(Saved("result", RESULT, (0,)),),
 )
 
