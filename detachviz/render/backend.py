@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from detachviz.errors import RenderError
-from detachviz.render import pdf
 from detachviz.render.options import (
     DEFAULT_DPI,
     DEFAULT_RENDERER,
@@ -36,7 +35,13 @@ RENDERER_ENV = "DETACHVIZ_RENDERER"
 
 # How a format is made from a program's svg, for the renderers its `Format.via_svg` names
 # (looked up when called, so the translator can be replaced in tests).
-SVG_TRANSLATIONS: dict[str, Callable[[bytes], bytes]] = {"pdf": lambda svg: pdf.svg_to_pdf(svg)}
+def _svg_to_pdf(svg: bytes) -> bytes:
+    from detachviz.render import pdf  # NOTE: imported when a pdf is asked for, not at start-up
+
+    return pdf.svg_to_pdf(svg)
+
+
+SVG_TRANSLATIONS: dict[str, Callable[[bytes], bytes]] = {"pdf": _svg_to_pdf}
 
 
 # Longest side of a png/jpg, in pixels. graphviz-pure 0.2.2 allocates the whole raster up
@@ -239,6 +244,8 @@ def render_source(
     found = find_format(fmt)
     assert found is not None  # check_format said so
     if name in found.via_svg:
+        from detachviz.render import pdf  # only pdf is translated (its PdfError)
+
         translate = SVG_TRANSLATIONS[found.name]
         try:
             return translate(render_source(source, "svg", renderer=name))
@@ -264,5 +271,7 @@ def render_source(
     if tformat == "svg":
         out = strip_svg_version(out)
     elif tformat == "pdf":
+        from detachviz.render import pdf
+
         out = pdf.fixed_dates(out)  # system dot dates its pdf: --check would always be stale
     return out
