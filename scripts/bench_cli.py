@@ -8,7 +8,8 @@ writing the image are all counted, exactly as a user pays for them:
 - detachviz: `detachviz run script.py` (the same file; `torch` and `torchviz` resolve to
              detachviz, layout by graphviz-pure) and `detachviz render script.py`
 
-Every figure is a median over --repeat runs; ratios are detachviz / peer from this run.
+Every figure is a median over --repeat rounds, each running peer, `run` and `render` once in
+turn; ratios are detachviz / peer from this run.
 The peer runs under this Python (which has torch and torchviz); `--python` names the Python
 detachviz runs under, e.g. a venv that installed it as the README says (`pip install .`,
 not editable: `python -m venv /tmp/v && /tmp/v/bin/pip install .`).
@@ -51,18 +52,28 @@ make_dot(loss).render("{stem}", format="svg")
 """
 
 
-def timed(cmd: list[str], cwd: Path, repeat: int) -> tuple[float | None, str]:
-    """Median wall time of `cmd` over `repeat` runs, or None and the error's last line."""
-    times = []
+def timed(cmds: list[list[str] | None], cwd: Path, repeat: int) -> list[tuple[float | None, str]]:
+    """Median wall time of each command over `repeat` rounds, or None and the error's last
+    line. Each round runs every command once, in turn, so drift in the machine's speed (a
+    virtual machine's moves between minutes) hits all of them alike. A None command is
+    skipped (its peer is missing)."""
+    times: list[list[float]] = [[] for _ in cmds]
+    errors = ["" for _ in cmds]
     for _ in range(repeat):
-        start = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-        elapsed = time.perf_counter() - start
-        if proc.returncode != 0:
-            last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
-            return None, last[:60]
-        times.append(elapsed)
-    return statistics.median(times), ""
+        for k, cmd in enumerate(cmds):
+            if cmd is None or errors[k]:
+                continue
+            start = time.perf_counter()
+            proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+            elapsed = time.perf_counter() - start
+            if proc.returncode != 0:
+                last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+                errors[k] = last[:60]
+            times[k].append(elapsed)
+    return [
+        (None, err) if err or not ts else (statistics.median(ts), "")
+        for ts, err in zip(times, errors)
+    ]
 
 
 def fmt_s(t: float | None, err: str) -> str:
@@ -102,10 +113,18 @@ def main() -> int:
         for k, (what, code, fmt) in enumerate(cases):
             path = work / f"case{k}.py"
             path.write_text(code)
-            peer = (None, missing) if missing else timed([sys.executable, path.name], work,
-                                                         args.repeat)  # fmt: skip
-            run = timed([*detachviz, "run", path.name], work, args.repeat)
-            render = timed([*detachviz, "render", path.name, "-f", fmt], work, args.repeat)
+            peer_cmd = None if missing else [sys.executable, path.name]
+            peer, run, render = timed(
+                [
+                    peer_cmd,
+                    [*detachviz, "run", path.name],
+                    [*detachviz, "render", path.name, "-f", fmt],
+                ],
+                work,
+                args.repeat,
+            )
+            if missing:
+                peer = (None, missing)
             rows.append((what, peer, run, render))
             print(f"measured {what}", file=sys.stderr)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
