@@ -33,14 +33,15 @@ __all__ = ["RenderError", "render_source", "resolve_renderer"]
 
 RENDERER_ENV = "DETACHVIZ_RENDERER"
 
-# How a format is made from a program's svg, for the renderers its `Format.via_svg` names
-# (looked up when called, so the translator can be replaced in tests).
+
 def _svg_to_pdf(svg: bytes) -> bytes:
     from detachviz.render import pdf  # NOTE: imported when a pdf is asked for, not at start-up
 
     return pdf.svg_to_pdf(svg)
 
 
+# How a format is made from a program's svg, for the renderers its `Format.via_svg` names
+# (looked up when called, so the translator can be replaced in tests).
 SVG_TRANSLATIONS: dict[str, Callable[[bytes], bytes]] = {"pdf": _svg_to_pdf}
 
 
