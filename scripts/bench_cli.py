@@ -66,12 +66,13 @@ def timed(cmds: list[list[str] | None], cwd: Path, repeat: int) -> list[tuple[fl
             start = time.perf_counter()
             proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
             elapsed = time.perf_counter() - start
-            if proc.returncode != 0:
+            if proc.returncode == 0:
+                times[k].append(elapsed)
+            else:
                 last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
                 errors[k] = last[:60]
-            times[k].append(elapsed)
     return [
-        (None, err) if err or not ts else (statistics.median(ts), "")
+        (statistics.median(ts), "") if ts and not err else (None, err)
         for ts, err in zip(times, errors)
     ]
 

@@ -31,6 +31,7 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "detachviz.utils",
     "numpy.random",
     "zipfile",
+    "detachviz.render.pdf",  # the svg-to-pdf translator: only for a pdf (render/backend.py)
     "graphviz",  # make_dot's drawing renders and saves without it (render/digraph.py)
     "tempfile",  # a quiet run catches fd 1 in a memfd (runner._anonymous_file)
     "sysconfig",  # asked only of a module imported from the script's folder, or to find
