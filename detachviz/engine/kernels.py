@@ -4,7 +4,8 @@ and an elementwise fused multiply-add. They compute the same bits as the numpy e
 transcendental.py, libm.py and fma.py, which stay the fallback; a small call costs one C
 call instead of the emulation's 25-45 numpy calls.
 
-`DETACHVIZ_NO_KERNELS=1` turns them off (the numpy emulations are tested that way). Every
+`DETACHVIZ_NO_KERNELS=1` turns them off (the numpy emulations are tested that way), and the
+compiled recorder with them (engine/trace.py). Every
 function here takes float32 arrays and returns a new C-contiguous float32 array; the binary
 ones take what `dense_f32` accepts."""
 
@@ -19,18 +20,20 @@ OFF_ENV = "DETACHVIZ_NO_KERNELS"
 _F32 = np.dtype(np.float32)
 
 
-def _load() -> Any:
+def compiled(name: str) -> Any:
+    """The engine's compiled module `name` (these kernels, `_kernels`, or the recorder's
+    `_record`), or None: installed without a C compiler, or $DETACHVIZ_NO_KERNELS set."""
     if os.environ.get(OFF_ENV):
         return None
     import importlib
 
     try:  # by name: a compiled module, not a source file of the package's import graph
-        return importlib.import_module("detachviz.engine._kernels")
-    except ImportError:  # installed without a C compiler: the numpy emulations run
+        return importlib.import_module(f"detachviz.engine.{name}")
+    except ImportError:  # installed without a C compiler: the Python forms run
         return None
 
 
-_C = _load()
+_C = compiled("_kernels")
 available = _C is not None
 
 

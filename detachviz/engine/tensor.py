@@ -647,6 +647,7 @@ def shadow_output(saved: Tensor, node: Node) -> Tensor:
 
 trace.shadow_output = shadow_output
 trace.scalar_tensor = scalar_tensor
+trace.use_compiled(Tensor)
 
 
 def fresh_view(t: Tensor) -> None:

@@ -17,8 +17,8 @@ import sys
 import weakref
 from typing import Any
 
-from detachviz.engine import state, writes
-from detachviz.engine.node import MULTI, SavedVariable
+from detachviz.engine import kernels, state, writes
+from detachviz.engine.node import MULTI, Node, SavedVariable
 from detachviz.graph import vocab
 
 _new = object.__new__
@@ -305,6 +305,10 @@ class Recorder:
     -> latest Ref) itself; those are kept for the whole run.
     """
 
+    # NOTE: what `record` reads and writes on every op are slots, which the compiled record
+    # (engine/_record.c) reaches without a lookup; the rest lives in the instance dict.
+    __slots__ = ("script", "strong", "_count", "_log", "_compact_at", "_savers", "__dict__")
+
     def __init__(self, script: str | None = None) -> None:
         self.script = script
         self._list: list[Record] = []  # records a subclass appends, kept strongly
@@ -525,10 +529,15 @@ class Recorder:
         log = self._log
         log.append(_weakref(rec))
         if len(log) >= self._compact_at:
-            self._log = log = [w for w in log if w() is not None]
-            self._compact_at = max(1024, 2 * len(log))
-            self._savers = collections.deque(s for s in self._savers if s[1]() is not None)
+            self._compact_log()
         return rec
+
+    def _compact_log(self) -> None:
+        """Drop the log's and the savers' entries whose record or node is gone; the next
+        compaction waits until the log has doubled again."""
+        self._log = log = [w for w in self._log if w() is not None]
+        self._compact_at = max(1024, 2 * len(log))
+        self._savers = collections.deque(s for s in self._savers if s[1]() is not None)
 
     def _input(self, x: Any) -> Ref:
         """An op's input as a snapshot: the tensor's latest one while its autograd state is
@@ -670,6 +679,25 @@ class Recorder:
 shadow_output: Any = None
 # The engine's wrap of a python number a node saved (engine/tensor.py installs it).
 scalar_tensor: Any = None
+
+
+# `Recorder.record` as written above: where engine/_record.c is built, the class's `record`
+# is its compiled form instead, which makes the same Record for an op with one output, no cut
+# and no write whose inputs are unchanged tensors this recorder has seen (most ops), and
+# passes every other op to this function.
+python_record = Recorder.record
+
+
+def use_compiled(tensor_class: type) -> None:
+    """Make `Recorder.record` the compiled one, if built (engine/tensor.py calls this once
+    it has made the Tensor class whose slots it writes)."""
+    module = kernels.compiled("_record")
+    if module is not None and hasattr(module, "setup"):  # none before Python 3.11
+        compiled = module.setup(
+            Recorder, Record, Ref, tensor_class, Node, state, MULTI, python_record
+        )
+        Recorder.record = compiled  # type: ignore[method-assign]
+
 
 # The active recorder, or None. Set by the runner (and by tests) through `recording()`.
 RECORDER: Recorder | None = None
