@@ -343,6 +343,93 @@ static PyObject *k_call_vml(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The cblas ?gemm and ?gemv calls engine/blas.py makes (column-major, as torch's CPU kernels
+ * call them), by the function's address: what the ctypes call does, without converting twelve
+ * arguments and three addresses, which cost more than a 20x20 product. The arrays are passed
+ * as they are (their first element's address is taken here, strides are the caller's: the
+ * leading dimensions and increments say how MKL reads them); their dtype picks s or d. */
+typedef void (*sgemm_fn)(int, int, int, int, int, int, float, const float *, int,
+                         const float *, int, float, float *, int);
+typedef void (*dgemm_fn)(int, int, int, int, int, int, double, const double *, int,
+                         const double *, int, double, double *, int);
+typedef void (*sgemv_fn)(int, int, int, int, float, const float *, int, const float *, int,
+                         float, float *, int);
+typedef void (*dgemv_fn)(int, int, int, int, double, const double *, int, const double *, int,
+                         double, double *, int);
+#define COL_MAJOR 102
+
+/* the buffers' first elements, all of one dtype (float32: 0, float64: 1), the last writable;
+ * -1 with an exception set otherwise */
+static int blas_buffers(PyObject **arrays, Py_buffer *views, int count) {
+    int kind = -1, got = 0;
+    for (; got < count; got++) {
+        int flags = PyBUF_STRIDES | PyBUF_FORMAT | (got == count - 1 ? PyBUF_WRITABLE : 0);
+        if (PyObject_GetBuffer(arrays[got], &views[got], flags) < 0) goto fail;
+        const char *f = views[got].format ? views[got].format : "";
+        int k = strcmp(f, "f") == 0 ? 0 : strcmp(f, "d") == 0 ? 1 : -1;
+        if (k < 0 || (got > 0 && k != kind)) {
+            PyBuffer_Release(&views[got]);
+            PyErr_SetString(PyExc_TypeError, "blas: float32 or float64 arrays of one dtype");
+            goto fail;
+        }
+        kind = k;
+    }
+    return kind;
+fail:
+    while (got-- > 0) PyBuffer_Release(&views[got]);
+    return -1;
+}
+
+/* call_gemm(address, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) */
+static PyObject *k_call_gemm(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    int ta, tb, m, n, k, lda, ldb, ldc;
+    double alpha, beta;
+    PyObject *arrays[3];
+    Py_buffer v[3];
+    if (!PyArg_ParseTuple(args, "Kiiiiid(Oi)(Oi)d(Oi)", &address, &ta, &tb, &m, &n, &k, &alpha,
+                          &arrays[0], &lda, &arrays[1], &ldb, &beta, &arrays[2], &ldc))
+        return NULL;
+    int kind = address == 0 ? -2 : blas_buffers(arrays, v, 3);
+    if (kind == -2) PyErr_SetString(PyExc_ValueError, "call_gemm: no function");
+    if (kind < 0) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    if (kind == 0)
+        ((sgemm_fn)(uintptr_t)address)(COL_MAJOR, ta, tb, m, n, k, (float)alpha, v[0].buf, lda,
+                                       v[1].buf, ldb, (float)beta, v[2].buf, ldc);
+    else
+        ((dgemm_fn)(uintptr_t)address)(COL_MAJOR, ta, tb, m, n, k, alpha, v[0].buf, lda,
+                                       v[1].buf, ldb, beta, v[2].buf, ldc);
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < 3; i++) PyBuffer_Release(&v[i]);
+    Py_RETURN_NONE;
+}
+
+/* call_gemv(address, trans, m, n, a, lda, x, incx, y): y = op(a) @ x (alpha 1, beta 0, y's
+ * increment 1) */
+static PyObject *k_call_gemv(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    int trans, m, n, lda, incx;
+    PyObject *arrays[3];
+    Py_buffer v[3];
+    if (!PyArg_ParseTuple(args, "Kiii(Oi)(Oi)O", &address, &trans, &m, &n, &arrays[0], &lda,
+                          &arrays[1], &incx, &arrays[2]))
+        return NULL;
+    int kind = address == 0 ? -2 : blas_buffers(arrays, v, 3);
+    if (kind == -2) PyErr_SetString(PyExc_ValueError, "call_gemv: no function");
+    if (kind < 0) return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    if (kind == 0)
+        ((sgemv_fn)(uintptr_t)address)(COL_MAJOR, trans, m, n, 1.0f, v[0].buf, lda, v[1].buf,
+                                       incx, 0.0f, v[2].buf, 1);
+    else
+        ((dgemv_fn)(uintptr_t)address)(COL_MAJOR, trans, m, n, 1.0, v[0].buf, lda, v[1].buf,
+                                       incx, 0.0, v[2].buf, 1);
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < 3; i++) PyBuffer_Release(&v[i]);
+    Py_RETURN_NONE;
+}
+
 /* address(a): the address of the first element of any buffer (strided, read-only), as
  * numpy's `a.ctypes.data`, for the BLAS calls engine/blas.py makes through ctypes: a tenth of
  * what ctypes' own buffer route costs. The caller keeps `a` alive while the address is used. */
@@ -704,6 +791,12 @@ static PyMethodDef methods[] = {
     {"call_vml", k_call_vml, METH_VARARGS,
      "call_vml(address, src, dst, mode): the VML function at `address` on src into dst."},
     {"address", k_address, METH_O, "address(a): the address of a buffer's first element."},
+    {"call_gemm", k_call_gemm, METH_VARARGS,
+     "call_gemm(address, transa, transb, m, n, k, alpha, (a, lda), (b, ldb), beta, (c, ldc)): "
+     "column-major cblas_?gemm at `address`."},
+    {"call_gemv", k_call_gemv, METH_VARARGS,
+     "call_gemv(address, trans, m, n, (a, lda), (x, incx), y): column-major cblas_?gemv at "
+     "`address`, alpha 1, beta 0."},
     {"total", k_total, METH_O, "total(x): torch's whole-tensor sum of x, in x's dtype."},
     {"rows", k_rows, METH_VARARGS, "rows(x, dst): torch's sum of each row of x, into dst."},
     {"columns", k_columns, METH_VARARGS,

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from detachviz.engine import mkl
+from detachviz.engine import kernels, mkl
 
 _ROW_MAJOR, _COL_MAJOR = 101, 102  # CblasRowMajor, CblasColMajor
 _N, _T = 111, 112  # CblasNoTrans, CblasTrans
@@ -56,6 +56,7 @@ _ONES = {dt: (real(1.0), real(0.0)) for dt, real in _SCALAR.items()}
 class _Lib:
     checked = False
     fns: dict[tuple[str, np.dtype], Any] = {}
+    addresses: dict[tuple[str, np.dtype], int] = {}  # gemm's and gemv's, for the kernels
 
 
 def _fn(name: str, dt: np.dtype) -> Any:
@@ -78,6 +79,7 @@ def _bind(lib: Any) -> None:
             fn = lib[f"cblas_{p}{name}"]
             fn.restype = real if name == "dot" else None
             _Lib.fns[(name, dt)] = fn
+            _Lib.addresses[(name, dt)] = ctypes.cast(fn, _P).value or 0
         batch = getattr(lib, f"cblas_{p}gemm_batch")
         batch.restype = None
         arr = ctypes.POINTER(_I)
@@ -148,9 +150,16 @@ def _gemm_into(out: np.ndarray, a: np.ndarray, b: np.ndarray, alpha: float, beta
         ldb = k
     if lda < max(1, k if ta else m) or ldb < max(1, n if tb else k) or ldc < max(1, m):
         return False
+    flag_a, flag_b = _T if ta else _N, _T if tb else _N
+    if kernels.call_gemm is not None:  # one compiled call instead of ctypes' conversions
+        address = _Lib.addresses[("gemm", out.dtype)]
+        kernels.call_gemm(
+            address, flag_a, flag_b, m, n, k, alpha, (a, lda), (b, ldb), beta, (out, ldc)
+        )
+        return True
     real = _SCALAR[out.dtype]
     gemm(
-        _COL_MAJOR, _T if ta else _N, _T if tb else _N, m, n, k,
+        _COL_MAJOR, flag_a, flag_b, m, n, k,
         real(alpha), _ptr(a), lda, _ptr(b), ldb, real(beta), _ptr(out), ldc,
     )  # fmt: skip
     return True
@@ -198,6 +207,10 @@ def mv(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         inc = x.strides[0] // size
         if inc > 0 and lda >= max(1, rows):
             out = np.zeros(m, a.dtype)
+            if kernels.call_gemv is not None:  # one compiled call instead of ctypes'
+                address = _Lib.addresses[("gemv", a.dtype)]
+                kernels.call_gemv(address, trans, rows, cols, (a, lda), (x, inc), out)
+                return out
             one, zero = _ONES[a.dtype]
             gemv(_COL_MAJOR, trans, rows, cols, one, _ptr(a), lda, _ptr(x), inc, zero, _ptr(out), 1)
             return out

@@ -61,6 +61,11 @@ expf = _unary("expf")  # the C library's expf
 call_vml: Any = getattr(_C, "call_vml", None)
 # address(a): the address of a buffer's first element (engine/mkl.py's `address`), or None
 address: Any = getattr(_C, "address", None)
+# call_gemm(address, transa, transb, m, n, k, alpha, (a, lda), (b, ldb), beta, (c, ldc)) and
+# call_gemv(address, trans, m, n, (a, lda), (x, incx), y): column-major cblas ?gemm / ?gemv
+# (alpha 1, beta 0) at an address (engine/blas.py's calls), or None
+call_gemm: Any = getattr(_C, "call_gemm", None)
+call_gemv: Any = getattr(_C, "call_gemv", None)
 
 
 def dense_f32(a: Any, b: Any) -> bool:
