@@ -430,6 +430,67 @@ static PyObject *k_call_gemv(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* mv(address, a, x, y): y = a @ x for a 2-D a (m, n), 1-D x (n) and a zeroed 1-D y (m) of
+ * one dtype, by the cblas_?gemv at `address` as torch's addmv_impl_cpu calls it, in the
+ * decisions engine/blas.py's `mv` writes out in Python: 'n' on a column-major a, 't' on a
+ * row-major one. Returns False, having done nothing, where that code does more (a that is
+ * neither is copied first; empty or oversized operands, or x's stride not positive, go to
+ * numpy) and for a matrix with a length-1 axis. */
+static PyObject *k_mv(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    PyObject *arrays[3];
+    Py_buffer v[3];
+    if (!PyArg_ParseTuple(args, "KOOO", &address, &arrays[0], &arrays[1], &arrays[2]))
+        return NULL;
+    if (address == 0) {
+        PyErr_SetString(PyExc_ValueError, "mv: no function");
+        return NULL;
+    }
+    int kind = blas_buffers(arrays, v, 3);
+    if (kind < 0) return NULL;
+    int done = 0;
+    if (v[0].ndim != 2 || v[1].ndim != 1 || v[2].ndim != 1) {
+        PyErr_SetString(PyExc_ValueError, "mv: a matrix and two vectors");
+        goto out;
+    }
+    Py_ssize_t m = v[0].shape[0], n = v[0].shape[1], size = v[0].itemsize;
+    Py_ssize_t s0 = v[0].strides[0], s1 = v[0].strides[1], sx = v[1].strides[0];
+    if (v[1].shape[0] != n || v[2].shape[0] != m || v[2].strides[0] != size) {
+        PyErr_SetString(PyExc_ValueError, "mv: shapes do not match");
+        goto out;
+    }
+    /* NOTE: numpy exports an array that is C-contiguous with C-contiguous strides, which for
+     * a length-1 axis differ from its own `strides` (those torch's choice reads): such a
+     * matrix is left to the Python path */
+    if (m <= 1 || n <= 1 || m > 0x7fffffff || n > 0x7fffffff || sx % size != 0) goto out;
+    int trans;
+    Py_ssize_t rows, cols, lda;
+    if (s0 == size && (n == 1 || s1 >= (m > 1 ? m : 1) * size)) {
+        trans = 111, rows = m, cols = n, lda = s1 / size; /* CblasNoTrans */
+    } else if (s1 == size && (m == 1 || s0 >= (n > 1 ? n : 1) * size)) {
+        trans = 112, rows = n, cols = m, lda = s0 / size; /* CblasTrans */
+    } else {
+        goto out; /* the caller copies a to contiguous */
+    }
+    if (cols == 1) lda = rows;
+    Py_ssize_t inc = sx / size;
+    if (inc <= 0 || lda < (rows > 1 ? rows : 1) || lda > 0x7fffffff || inc > 0x7fffffff)
+        goto out;
+    Py_BEGIN_ALLOW_THREADS
+    if (kind == 0)
+        ((sgemv_fn)(uintptr_t)address)(COL_MAJOR, trans, (int)rows, (int)cols, 1.0f, v[0].buf,
+                                       (int)lda, v[1].buf, (int)inc, 0.0f, v[2].buf, 1);
+    else
+        ((dgemv_fn)(uintptr_t)address)(COL_MAJOR, trans, (int)rows, (int)cols, 1.0, v[0].buf,
+                                       (int)lda, v[1].buf, (int)inc, 0.0, v[2].buf, 1);
+    Py_END_ALLOW_THREADS
+    done = 1;
+out:
+    for (int i = 0; i < 3; i++) PyBuffer_Release(&v[i]);
+    if (PyErr_Occurred()) return NULL;
+    return PyBool_FromLong(done);
+}
+
 /* address(a): the address of the first element of any buffer (strided, read-only), as
  * numpy's `a.ctypes.data`, for the BLAS calls engine/blas.py makes through ctypes: a tenth of
  * what ctypes' own buffer route costs. The caller keeps `a` alive while the address is used. */
@@ -794,6 +855,9 @@ static PyMethodDef methods[] = {
     {"call_gemm", k_call_gemm, METH_VARARGS,
      "call_gemm(address, transa, transb, m, n, k, alpha, (a, lda), (b, ldb), beta, (c, ldc)): "
      "column-major cblas_?gemm at `address`."},
+    {"mv", k_mv, METH_VARARGS,
+     "mv(address, a, x, y): y = a @ x by cblas_?gemv at `address` as torch calls it; False "
+     "where the caller must copy a or use numpy."},
     {"call_gemv", k_call_gemv, METH_VARARGS,
      "call_gemv(address, trans, m, n, (a, lda), (x, incx), y): column-major cblas_?gemv at "
      "`address`, alpha 1, beta 0."},

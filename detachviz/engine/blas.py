@@ -193,6 +193,10 @@ def mv(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     NOTE: a 20x20 call is mostly its Python; strides are compared in bytes."""
     gemv = _fn("gemv", a.dtype) if a.dtype == x.dtype else None
     m, n = a.shape
+    if gemv is not None and kernels.mv is not None:  # the decisions below, compiled
+        out = np.zeros(m, a.dtype)
+        if kernels.mv(_Lib.addresses[("gemv", a.dtype)], a, x, out):
+            return out
     if gemv is not None and 0 < m <= _INT_MAX and 0 < n <= _INT_MAX:
         size = a.itemsize
         s0, s1 = a.strides

@@ -183,3 +183,25 @@ def test_read_only_operands_take_the_same_call(rt):
         assert blas.mm(a2, x2[:, None]).tolist() == want_mm
     rows = (rt.ones(5, 1) * 0.5, dv.ones(5, 1) * 0.5)
     assert (rows[1].expand(5, 20) @ dx).tolist() == (rows[0].expand(5, 20) @ tx).tolist()
+
+
+@needs_exact
+@pytest.mark.skipif(blas.kernels.mv is None, reason="the compiled kernels are not built")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_compiled_mv_makes_the_python_paths_call(monkeypatch, dtype):
+    # the compiled mv takes the decisions blas.mv writes out in Python: the same gemv call,
+    # so the same bits, for every layout of the matrix and stride of the vector (a layout it
+    # leaves to Python, a copy, a negative stride, ends up in the Python path either way)
+    rng = np.random.default_rng(7)
+    for m, n in itertools.product([1, 2, 20, 65], [1, 3, 20]):
+        base = rng.standard_normal((2 * m, 2 * n)).astype(dtype)
+        vec = rng.standard_normal(2 * n).astype(dtype)
+        mats = [base[:m, :n].copy(), base[:m, :n].copy(order="F"), base[:m, :n], base[::2, ::2]]
+        mats += [base[:m, :n][::-1], rng.standard_normal((n, m)).astype(dtype).T]
+        for a, x in itertools.product(mats, [vec[:n].copy(), vec[::2], vec[:n][::-1]]):
+            compiled = blas.mv(a, x)
+            with monkeypatch.context() as patch:
+                patch.setattr(blas.kernels, "mv", None)
+                python = blas.mv(a, x)
+            assert compiled.dtype == python.dtype == dtype
+            assert compiled.tobytes() == python.tobytes(), (m, n, a.strides, x.strides)
