@@ -491,6 +491,86 @@ out:
     return PyBool_FromLong(done);
 }
 
+/* How `_operand` in engine/blas.py reads a 2-D operand (strides in elements into st): 1 as
+ * it is (*trans 0) or transposed (*trans 1), 0 when it would be copied first. */
+static int gemm_operand(const Py_buffer *v, Py_ssize_t rows, int major, Py_ssize_t lead,
+                        int *trans, Py_ssize_t st[2]) {
+    for (int i = 0; i < 2; i++) {
+        if (v->strides[i] % v->itemsize != 0) return 0;
+        st[i] = v->strides[i] / v->itemsize;
+    }
+    if (st[major] == 1 && st[1 - major] >= (lead > 1 ? lead : 1)) {
+        *trans = 0;
+        return 1;
+    }
+    if (st[1 - major] == 1 && st[major] >= (rows > 1 ? rows : 1)) {
+        *trans = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* gemm_into(address, out, a, b, alpha, beta): out = beta * out + alpha * (a @ b) for a (m, k),
+ * b (k, n) and a C-contiguous out (m, n) of one dtype, by the cblas_?gemm at `address` as
+ * torch's addmm_impl_cpu_ calls it, in the decisions engine/blas.py's `_gemm_into` writes out
+ * in Python. Returns False, having done nothing, where that code does more (an operand it
+ * copies first, a product too large for MKL_INT) and for any length-1 axis (numpy exports
+ * such a buffer with C-contiguous strides, not its own). */
+static PyObject *k_gemm_into(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    double alpha, beta;
+    PyObject *arrays[3], *out;
+    Py_buffer v[3];
+    if (!PyArg_ParseTuple(args, "KOOOdd", &address, &out, &arrays[0], &arrays[1], &alpha,
+                          &beta))
+        return NULL;
+    if (address == 0) {
+        PyErr_SetString(PyExc_ValueError, "gemm_into: no function");
+        return NULL;
+    }
+    arrays[2] = out;
+    int kind = blas_buffers(arrays, v, 3);
+    if (kind < 0) return NULL;
+    int done = 0;
+    if (v[0].ndim != 2 || v[1].ndim != 2 || v[2].ndim != 2) {
+        PyErr_SetString(PyExc_ValueError, "gemm_into: three matrices");
+        goto out;
+    }
+    Py_ssize_t m = v[0].shape[0], k = v[0].shape[1], n = v[1].shape[1];
+    if (v[1].shape[0] != k || v[2].shape[0] != m || v[2].shape[1] != n) {
+        PyErr_SetString(PyExc_ValueError, "gemm_into: shapes do not match");
+        goto out;
+    }
+    if (m <= 1 || k <= 1 || n <= 1 || m > 0x7fffffff || k > 0x7fffffff || n > 0x7fffffff)
+        goto out;
+    /* the result is row-major with n > 1: out^T = b^T a^T, column-major, ld m (n's now) */
+    const Py_buffer *pa = &v[1], *pb = &v[0];
+    Py_ssize_t tmp = m;
+    m = n, n = tmp;
+    Py_ssize_t ldc = m, sa[2], sb[2];
+    int ta, tb;
+    if (!gemm_operand(pa, k, 1, m, &ta, sa) || !gemm_operand(pb, n, 1, k, &tb, sb)) goto out;
+    Py_ssize_t lda = sa[ta == 1 ? 1 : 0], ldb = sb[tb == 1 ? 1 : 0];
+    if (lda < (ta ? k : m) || ldb < (tb ? n : k) || ldc < m) goto out;
+    if (lda > 0x7fffffff || ldb > 0x7fffffff) goto out;
+    int flag_a = ta ? 112 : 111, flag_b = tb ? 112 : 111; /* CblasTrans, CblasNoTrans */
+    Py_BEGIN_ALLOW_THREADS
+    if (kind == 0)
+        ((sgemm_fn)(uintptr_t)address)(COL_MAJOR, flag_a, flag_b, (int)m, (int)n, (int)k,
+                                       (float)alpha, pa->buf, (int)lda, pb->buf, (int)ldb,
+                                       (float)beta, v[2].buf, (int)ldc);
+    else
+        ((dgemm_fn)(uintptr_t)address)(COL_MAJOR, flag_a, flag_b, (int)m, (int)n, (int)k, alpha,
+                                       pa->buf, (int)lda, pb->buf, (int)ldb, beta, v[2].buf,
+                                       (int)ldc);
+    Py_END_ALLOW_THREADS
+    done = 1;
+out:
+    for (int i = 0; i < 3; i++) PyBuffer_Release(&v[i]);
+    if (PyErr_Occurred()) return NULL;
+    return PyBool_FromLong(done);
+}
+
 /* address(a): the address of the first element of any buffer (strided, read-only), as
  * numpy's `a.ctypes.data`, for the BLAS calls engine/blas.py makes through ctypes: a tenth of
  * what ctypes' own buffer route costs. The caller keeps `a` alive while the address is used. */
@@ -855,6 +935,9 @@ static PyMethodDef methods[] = {
     {"call_gemm", k_call_gemm, METH_VARARGS,
      "call_gemm(address, transa, transb, m, n, k, alpha, (a, lda), (b, ldb), beta, (c, ldc)): "
      "column-major cblas_?gemm at `address`."},
+    {"gemm_into", k_gemm_into, METH_VARARGS,
+     "gemm_into(address, out, a, b, alpha, beta): out = beta out + alpha a @ b by cblas_?gemm "
+     "at `address` as torch calls it; False where the caller must copy or use numpy."},
     {"mv", k_mv, METH_VARARGS,
      "mv(address, a, x, y): y = a @ x by cblas_?gemv at `address` as torch calls it; False "
      "where the caller must copy a or use numpy."},

@@ -125,6 +125,11 @@ def _gemm_into(out: np.ndarray, a: np.ndarray, b: np.ndarray, alpha: float, beta
     gemm = _fn("gemm", out.dtype)
     if gemm is None or not _fits(m, n, k):
         return False
+    compiled = kernels.gemm_into  # the decisions below, compiled, where no operand is copied
+    if compiled is not None and compiled(
+        _Lib.addresses[("gemm", out.dtype)], out, a, b, alpha, beta
+    ):
+        return True
     # The result: C-contiguous (m, n). torch: strides (1, 1) for n == 1 read column-major,
     # else row-major: swap the operands and compute out^T = b^T a^T.
     transpose_c = n != 1

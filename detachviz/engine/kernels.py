@@ -65,9 +65,10 @@ address: Any = getattr(_C, "address", None)
 # call_gemv(address, trans, m, n, (a, lda), (x, incx), y): column-major cblas ?gemm / ?gemv
 # (alpha 1, beta 0) at an address (engine/blas.py's calls), or None
 call_gemm: Any = getattr(_C, "call_gemm", None)
-# mv(address, a, x, y): engine/blas.py's `mv` for the operands MKL takes as they are (False
-# for the others), or None
+# mv(address, a, x, y) and gemm_into(address, out, a, b, alpha, beta): engine/blas.py's `mv`
+# and `_gemm_into` for the operands MKL takes as they are (False for the others), or None
 mv: Any = getattr(_C, "mv", None)
+gemm_into: Any = getattr(_C, "gemm_into", None)
 call_gemv: Any = getattr(_C, "call_gemv", None)
 
 

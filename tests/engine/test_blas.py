@@ -205,3 +205,31 @@ def test_compiled_mv_makes_the_python_paths_call(monkeypatch, dtype):
                 python = blas.mv(a, x)
             assert compiled.dtype == python.dtype == dtype
             assert compiled.tobytes() == python.tobytes(), (m, n, a.strides, x.strides)
+
+
+@needs_exact
+@pytest.mark.skipif(blas.kernels.gemm_into is None, reason="the compiled kernels are not built")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_compiled_gemm_makes_the_python_paths_call(monkeypatch, dtype):
+    # as for mv: mm and addmm's gemm, compiled or in Python, is one call with the same bits
+    rng = np.random.default_rng(11)
+
+    def layouts(rows: int, cols: int) -> list[np.ndarray]:
+        wide = rng.standard_normal((rows, 2 * cols)).astype(dtype)
+        return [
+            wide[:, :cols].copy(),
+            wide[:, :cols].copy(order="F"),
+            wide[:, :cols],
+            wide[:, ::2],
+            rng.standard_normal((cols, rows)).astype(dtype).T,
+        ]
+
+    for m, k, n in itertools.product([1, 2, 9], [1, 3, 16], [1, 2, 7]):
+        bias = rng.standard_normal(n).astype(dtype)
+        for a, b in itertools.product(layouts(m, k), layouts(k, n)):
+            compiled = (blas.mm(a, b), blas.addmm(bias, a, b, 0.5, 2.0))
+            with monkeypatch.context() as patch:
+                patch.setattr(blas.kernels, "gemm_into", None)
+                python = (blas.mm(a, b), blas.addmm(bias, a, b, 0.5, 2.0))
+            for c, p in zip(compiled, python):
+                assert c.tobytes() == p.tobytes(), (m, k, n, a.strides, b.strides)
