@@ -6,13 +6,12 @@ torch engine (and torch itself) loads only when it is chosen.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from detachviz.errors import UserError
 
 
-@dataclass(frozen=True)
-class Engine:
+class Engine(NamedTuple):
     """name    as typed after --engine
     help    one line for --help
     """

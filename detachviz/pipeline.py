@@ -18,7 +18,7 @@ import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from detachviz.errors import DetachvizError, UserError
 from detachviz.render.options import (
@@ -298,8 +298,7 @@ DRAWN = " (graph drawn up to the failure)"
 NOT_DRAWN = " (no image written: --allow-errors draws the graph up to the failure)"
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(NamedTuple):
     script: str
     target: str  # the output file, or "-" for stdout
     fmt: str

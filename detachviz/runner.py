@@ -30,7 +30,7 @@ import warnings
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from detachviz import engines
 from detachviz.engine import state, trace
@@ -269,8 +269,7 @@ def recording(engine: str, script: str | None) -> Any:
     return trace.recording(script)
 
 
-@dataclass(frozen=True)
-class Script:
+class Script(NamedTuple):
     """A script to run, located and read the way `python SCRIPT` does it.
 
     given     the path as the user typed it (tracebacks show it so), or "-" for stdin

@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from detachviz.graph import vocab
 
@@ -59,8 +60,7 @@ def _node_dict(n: Node) -> dict[str, object]:
     }
 
 
-@dataclass(frozen=True)
-class Edge:
+class Edge(NamedTuple):
     """An arrow from a value's producer (source) to its consumer (target), like torchviz.
 
     cut   None for an edge gradients flow along; else the mechanism that cut it

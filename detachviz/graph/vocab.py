@@ -9,7 +9,7 @@ import (tests/test_layering.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # Node kinds of the graph model. Only what the root's backward pass visits is
 # output/function/leaf/saved/base; everything drawn on the far side of a cut is untracked.
@@ -19,8 +19,7 @@ BASE = "base"
 KINDS = (OUTPUT, FUNCTION, LEAF, SAVED, UNTRACKED, BASE)
 
 
-@dataclass(frozen=True)
-class Cut:
+class Cut(NamedTuple):
     """A mechanism that severs gradient flow from a value that requires grad.
 
     name      as in trace records (`Record.cut`), graph edges (`Edge.cut`) and JSON
@@ -52,8 +51,7 @@ CUT_BY_NAME = {c.name: c for c in CUTS}
 EDGE_CUTS = tuple(c.name for c in CUTS if c.edge)
 
 
-@dataclass(frozen=True)
-class Write:
+class Write(NamedTuple):
     """An in-place write into a tensor that a drawn backward node saved, before that
     backward ran. `label` is the text on its edge (over "line N")."""
 

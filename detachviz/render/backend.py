@@ -15,8 +15,8 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from detachviz.errors import RenderError
 from detachviz.render.options import (
@@ -154,8 +154,7 @@ def _inches(value: object) -> tuple[float, float, bool] | None:
         return None
 
 
-@dataclass(frozen=True)
-class Raster:
+class Raster(NamedTuple):
     """How a layout comes out as a bitmap: its pixel size and the height of its smallest text."""
 
     dpi: float | None  # the -Gdpi to pass (None: the layout's own dpi fits)

@@ -8,7 +8,7 @@ the failure marker. Nothing outside this module names a colour; docs/legend.md d
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from detachviz.graph import vocab
 
@@ -150,8 +150,7 @@ LEGEND_FAILURE_TEXT = "script failed here"
 LEGEND_LINE_TEXT = "line N"  # stands for the script line on a sample cut or write edge
 
 
-@dataclass(frozen=True)
-class LegendRow:
+class LegendRow(NamedTuple):
     """One legend entry: the key `dot.legend_entries` gives when the drawing has it (a node
     kind, `cut:<name>`, `write:<name>`, `collapsed`, `elided`, `failure`), its text, and its
     sample's style: a box, or with `arrow` a labelled arrow between two dots (`EDGE_STYLE`'s)."""
