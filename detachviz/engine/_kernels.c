@@ -359,8 +359,13 @@ typedef void (*dgemv_fn)(int, int, int, int, double, const double *, int, const 
 #define COL_MAJOR 102
 
 /* the buffers' first elements, all of one dtype (float32: 0, float64: 1), the last writable;
- * -1 with an exception set otherwise */
-static int blas_buffers(PyObject **arrays, Py_buffer *views, int count) {
+ * -1 with an exception set otherwise (or when there is no function at `address`) */
+static int blas_buffers(unsigned long long address, const char *name, PyObject **arrays,
+                        Py_buffer *views, int count) {
+    if (address == 0) {
+        PyErr_Format(PyExc_ValueError, "%s: no function", name);
+        return -1;
+    }
     int kind = -1, got = 0;
     for (; got < count; got++) {
         int flags = PyBUF_STRIDES | PyBUF_FORMAT | (got == count - 1 ? PyBUF_WRITABLE : 0);
@@ -369,7 +374,7 @@ static int blas_buffers(PyObject **arrays, Py_buffer *views, int count) {
         int k = strcmp(f, "f") == 0 ? 0 : strcmp(f, "d") == 0 ? 1 : -1;
         if (k < 0 || (got > 0 && k != kind)) {
             PyBuffer_Release(&views[got]);
-            PyErr_SetString(PyExc_TypeError, "blas: float32 or float64 arrays of one dtype");
+            PyErr_Format(PyExc_TypeError, "%s: float32 or float64 arrays of one dtype", name);
             goto fail;
         }
         kind = k;
@@ -378,6 +383,31 @@ static int blas_buffers(PyObject **arrays, Py_buffer *views, int count) {
 fail:
     while (got-- > 0) PyBuffer_Release(&views[got]);
     return -1;
+}
+
+/* The two calls, in the dtype `kind` says, without the GIL. */
+static void run_gemm(int kind, unsigned long long address, int ta, int tb, int m, int n, int k,
+                     double alpha, const void *a, int lda, const void *b, int ldb, double beta,
+                     void *c, int ldc) {
+    Py_BEGIN_ALLOW_THREADS
+    if (kind == 0)
+        ((sgemm_fn)(uintptr_t)address)(COL_MAJOR, ta, tb, m, n, k, (float)alpha, a, lda, b, ldb,
+                                       (float)beta, c, ldc);
+    else
+        ((dgemm_fn)(uintptr_t)address)(COL_MAJOR, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta,
+                                       c, ldc);
+    Py_END_ALLOW_THREADS
+}
+
+/* y = op(a) @ x: alpha 1, beta 0, y's increment 1 */
+static void run_gemv(int kind, unsigned long long address, int trans, int m, int n,
+                     const void *a, int lda, const void *x, int incx, void *y) {
+    Py_BEGIN_ALLOW_THREADS
+    if (kind == 0)
+        ((sgemv_fn)(uintptr_t)address)(COL_MAJOR, trans, m, n, 1.0f, a, lda, x, incx, 0.0f, y, 1);
+    else
+        ((dgemv_fn)(uintptr_t)address)(COL_MAJOR, trans, m, n, 1.0, a, lda, x, incx, 0.0, y, 1);
+    Py_END_ALLOW_THREADS
 }
 
 /* call_gemm(address, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) */
@@ -390,17 +420,10 @@ static PyObject *k_call_gemm(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Kiiiiid(Oi)(Oi)d(Oi)", &address, &ta, &tb, &m, &n, &k, &alpha,
                           &arrays[0], &lda, &arrays[1], &ldb, &beta, &arrays[2], &ldc))
         return NULL;
-    int kind = address == 0 ? -2 : blas_buffers(arrays, v, 3);
-    if (kind == -2) PyErr_SetString(PyExc_ValueError, "call_gemm: no function");
+    int kind = blas_buffers(address, "call_gemm", arrays, v, 3);
     if (kind < 0) return NULL;
-    Py_BEGIN_ALLOW_THREADS
-    if (kind == 0)
-        ((sgemm_fn)(uintptr_t)address)(COL_MAJOR, ta, tb, m, n, k, (float)alpha, v[0].buf, lda,
-                                       v[1].buf, ldb, (float)beta, v[2].buf, ldc);
-    else
-        ((dgemm_fn)(uintptr_t)address)(COL_MAJOR, ta, tb, m, n, k, alpha, v[0].buf, lda,
-                                       v[1].buf, ldb, beta, v[2].buf, ldc);
-    Py_END_ALLOW_THREADS
+    run_gemm(kind, address, ta, tb, m, n, k, alpha, v[0].buf, lda, v[1].buf, ldb, beta, v[2].buf,
+             ldc);
     for (int i = 0; i < 3; i++) PyBuffer_Release(&v[i]);
     Py_RETURN_NONE;
 }
@@ -415,17 +438,9 @@ static PyObject *k_call_gemv(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Kiii(Oi)(Oi)O", &address, &trans, &m, &n, &arrays[0], &lda,
                           &arrays[1], &incx, &arrays[2]))
         return NULL;
-    int kind = address == 0 ? -2 : blas_buffers(arrays, v, 3);
-    if (kind == -2) PyErr_SetString(PyExc_ValueError, "call_gemv: no function");
+    int kind = blas_buffers(address, "call_gemv", arrays, v, 3);
     if (kind < 0) return NULL;
-    Py_BEGIN_ALLOW_THREADS
-    if (kind == 0)
-        ((sgemv_fn)(uintptr_t)address)(COL_MAJOR, trans, m, n, 1.0f, v[0].buf, lda, v[1].buf,
-                                       incx, 0.0f, v[2].buf, 1);
-    else
-        ((dgemv_fn)(uintptr_t)address)(COL_MAJOR, trans, m, n, 1.0, v[0].buf, lda, v[1].buf,
-                                       incx, 0.0, v[2].buf, 1);
-    Py_END_ALLOW_THREADS
+    run_gemv(kind, address, trans, m, n, v[0].buf, lda, v[1].buf, incx, v[2].buf);
     for (int i = 0; i < 3; i++) PyBuffer_Release(&v[i]);
     Py_RETURN_NONE;
 }
@@ -442,11 +457,7 @@ static PyObject *k_mv(PyObject *self, PyObject *args) {
     Py_buffer v[3];
     if (!PyArg_ParseTuple(args, "KOOO", &address, &arrays[0], &arrays[1], &arrays[2]))
         return NULL;
-    if (address == 0) {
-        PyErr_SetString(PyExc_ValueError, "mv: no function");
-        return NULL;
-    }
-    int kind = blas_buffers(arrays, v, 3);
+    int kind = blas_buffers(address, "mv", arrays, v, 3);
     if (kind < 0) return NULL;
     int done = 0;
     if (v[0].ndim != 2 || v[1].ndim != 1 || v[2].ndim != 1) {
@@ -476,14 +487,8 @@ static PyObject *k_mv(PyObject *self, PyObject *args) {
     Py_ssize_t inc = sx / size;
     if (inc <= 0 || lda < (rows > 1 ? rows : 1) || lda > 0x7fffffff || inc > 0x7fffffff)
         goto out;
-    Py_BEGIN_ALLOW_THREADS
-    if (kind == 0)
-        ((sgemv_fn)(uintptr_t)address)(COL_MAJOR, trans, (int)rows, (int)cols, 1.0f, v[0].buf,
-                                       (int)lda, v[1].buf, (int)inc, 0.0f, v[2].buf, 1);
-    else
-        ((dgemv_fn)(uintptr_t)address)(COL_MAJOR, trans, (int)rows, (int)cols, 1.0, v[0].buf,
-                                       (int)lda, v[1].buf, (int)inc, 0.0, v[2].buf, 1);
-    Py_END_ALLOW_THREADS
+    run_gemv(kind, address, trans, (int)rows, (int)cols, v[0].buf, (int)lda, v[1].buf, (int)inc,
+             v[2].buf);
     done = 1;
 out:
     for (int i = 0; i < 3; i++) PyBuffer_Release(&v[i]);
@@ -524,12 +529,8 @@ static PyObject *k_gemm_into(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "KOOOdd", &address, &out, &arrays[0], &arrays[1], &alpha,
                           &beta))
         return NULL;
-    if (address == 0) {
-        PyErr_SetString(PyExc_ValueError, "gemm_into: no function");
-        return NULL;
-    }
     arrays[2] = out;
-    int kind = blas_buffers(arrays, v, 3);
+    int kind = blas_buffers(address, "gemm_into", arrays, v, 3);
     if (kind < 0) return NULL;
     int done = 0;
     if (v[0].ndim != 2 || v[1].ndim != 2 || v[2].ndim != 2) {
@@ -554,16 +555,8 @@ static PyObject *k_gemm_into(PyObject *self, PyObject *args) {
     if (lda < (ta ? k : m) || ldb < (tb ? n : k) || ldc < m) goto out;
     if (lda > 0x7fffffff || ldb > 0x7fffffff) goto out;
     int flag_a = ta ? 112 : 111, flag_b = tb ? 112 : 111; /* CblasTrans, CblasNoTrans */
-    Py_BEGIN_ALLOW_THREADS
-    if (kind == 0)
-        ((sgemm_fn)(uintptr_t)address)(COL_MAJOR, flag_a, flag_b, (int)m, (int)n, (int)k,
-                                       (float)alpha, pa->buf, (int)lda, pb->buf, (int)ldb,
-                                       (float)beta, v[2].buf, (int)ldc);
-    else
-        ((dgemm_fn)(uintptr_t)address)(COL_MAJOR, flag_a, flag_b, (int)m, (int)n, (int)k, alpha,
-                                       pa->buf, (int)lda, pb->buf, (int)ldb, beta, v[2].buf,
-                                       (int)ldc);
-    Py_END_ALLOW_THREADS
+    run_gemm(kind, address, flag_a, flag_b, (int)m, (int)n, (int)k, alpha, pa->buf, (int)lda,
+             pb->buf, (int)ldb, beta, v[2].buf, (int)ldc);
     done = 1;
 out:
     for (int i = 0; i < 3; i++) PyBuffer_Release(&v[i]);
