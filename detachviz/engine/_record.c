@@ -2,7 +2,7 @@
  * no cut and no write, whose inputs are all tensors whose latest snapshot this recorder made
  * and whose autograd state is unchanged since (most ops of a training step or a chain).
  * It builds the same Record, with the same slots set to the same values, as the Python
- * code it stands in for; everything else (`record` returns None) runs in Python.
+ * code it stands in for, and passes every other op to that code (the Python function).
  *
  * The classes are Python classes with __slots__: `setup` reads each slot's offset from its
  * member descriptor once, and a record's slots are then written in place, as the
@@ -32,7 +32,7 @@ static int ready = 0;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
-/* set an unset slot of a new object (the reference is taken) */
+/* obj's slot at `off` = value (the reference is taken; the slot's old value released) */
 static inline void put(PyObject *obj, Py_ssize_t off, PyObject *value) {
     PyObject *old = SLOT(obj, off);
     SLOT(obj, off) = value;
@@ -60,12 +60,23 @@ static PyMethodDef record_def = {
     "record(op, inputs, outputs, cut=None, inplace=False): Recorder.record, the common case "
     "made here and every other op passed to the Python function."};
 
+/* `*slot = value` for a module-level reference (the old one released) */
+static void keep(PyObject **slot, PyObject *value) {
+    Py_INCREF(value);
+    Py_XSETREF(*slot, value);
+}
+
 static PyObject *r_setup(PyObject *self, PyObject *args) {
-    PyObject *recorder, *record, *ref, *tensor, *node, *state;
+    PyObject *recorder, *record, *ref, *tensor, *node, *state, *new_multi, *new_fallback;
     if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!OO", &PyType_Type, &recorder, &PyType_Type,
                           &record, &PyType_Type, &ref, &PyType_Type, &tensor, &PyType_Type,
-                          &node, &PyModule_Type, &state, &multi, &fallback))
+                          &node, &PyModule_Type, &state, &new_multi, &new_fallback))
         return NULL;
+    if (!PyType_IsSubtype((PyTypeObject *)record, (PyTypeObject *)ref)) {
+        PyErr_SetString(PyExc_TypeError, "Record must subclass Ref");
+        return NULL;
+    }
+    ready = 0; /* until every offset is read: a failed setup records nothing in C */
     struct { PyObject *cls; const char *name; Py_ssize_t *off; } slots[] = {
         {record, "index", &R_index}, {record, "op", &R_op}, {record, "inputs", &R_inputs},
         {record, "cut", &R_cut}, {record, "_code", &R_code}, {record, "_at", &R_at},
@@ -83,24 +94,19 @@ static PyObject *r_setup(PyObject *self, PyObject *args) {
     };
     for (size_t k = 0; k < sizeof slots / sizeof slots[0]; k++)
         if (offset_of(slots[k].cls, slots[k].name, slots[k].off) < 0) return NULL;
-    if (!PyType_IsSubtype((PyTypeObject *)record, (PyTypeObject *)ref)) {
-        PyErr_SetString(PyExc_TypeError, "Record must subclass Ref");
-        return NULL;
-    }
-    Py_INCREF(recorder); Py_INCREF(record); Py_INCREF(ref); Py_INCREF(tensor); Py_INCREF(node); Py_INCREF(multi);
-    Py_INCREF(fallback);
-    Recorder_type = (PyTypeObject *)recorder;
-    Record_type = (PyTypeObject *)record;
-    Ref_type = (PyTypeObject *)ref;
-    Tensor_type = (PyTypeObject *)tensor;
-    Node_type = (PyTypeObject *)node;
-    state_dict = PyModule_GetDict(state);
-    Py_INCREF(state_dict);
-#define INTERN(var, text) if ((var = PyUnicode_InternFromString(text)) == NULL) return NULL
-    INTERN(s_compact_log, "_compact_log"); INTERN(s_append, "append");
-    INTERN(s_shape, "shape");
-    INTERN(s_grad_enabled, "grad_enabled");
-#undef INTERN
+    const char *names[] = {"_compact_log", "append", "shape", "grad_enabled"};
+    PyObject **interned[] = {&s_compact_log, &s_append, &s_shape, &s_grad_enabled};
+    for (int k = 0; k < 4; k++)
+        if (*interned[k] == NULL && (*interned[k] = PyUnicode_InternFromString(names[k])) == NULL)
+            return NULL;
+    keep((PyObject **)&Recorder_type, recorder);
+    keep((PyObject **)&Record_type, record);
+    keep((PyObject **)&Ref_type, ref);
+    keep((PyObject **)&Tensor_type, tensor);
+    keep((PyObject **)&Node_type, node);
+    keep(&state_dict, PyModule_GetDict(state));
+    keep(&multi, new_multi);
+    keep(&fallback, new_fallback);
     ready = 1;
     PyObject *fn = PyCFunction_NewEx(&record_def, NULL, NULL);
     if (fn == NULL) return NULL;

@@ -2,12 +2,13 @@
 found): Sleef's expf and logf as torch's AVX2 build runs them, glibc's expf, torch's sigmoid
 and an elementwise fused multiply-add. They compute the same bits as the numpy emulations in
 transcendental.py, libm.py and fma.py, which stay the fallback; a small call costs one C
-call instead of the emulation's 25-45 numpy calls.
+call instead of the emulation's 25-45 numpy calls. The same module makes engine/blas.py's
+MKL calls (float32 or float64, into an output the caller made), and `compiled` loads it and
+the recorder's compiled module (engine/trace.py).
 
-`DETACHVIZ_NO_KERNELS=1` turns them off (the numpy emulations are tested that way), and the
-compiled recorder with them (engine/trace.py). Every
-function here takes float32 arrays and returns a new C-contiguous float32 array; the binary
-ones take what `dense_f32` accepts."""
+`DETACHVIZ_NO_KERNELS=1` turns both off (the Python forms are tested that way). Every
+kernel function here takes float32 arrays and returns a new C-contiguous float32 array; the
+binary ones take what `dense_f32` accepts."""
 
 from __future__ import annotations
 
@@ -65,11 +66,11 @@ address: Any = getattr(_C, "address", None)
 # call_gemv(address, trans, m, n, (a, lda), (x, incx), y): column-major cblas ?gemm / ?gemv
 # (alpha 1, beta 0) at an address (engine/blas.py's calls), or None
 call_gemm: Any = getattr(_C, "call_gemm", None)
+call_gemv: Any = getattr(_C, "call_gemv", None)
 # mv(address, a, x, y) and gemm_into(address, out, a, b, alpha, beta): engine/blas.py's `mv`
 # and `_gemm_into` for the operands MKL takes as they are (False for the others), or None
 mv: Any = getattr(_C, "mv", None)
 gemm_into: Any = getattr(_C, "gemm_into", None)
-call_gemv: Any = getattr(_C, "call_gemv", None)
 
 
 def dense_f32(a: Any, b: Any) -> bool:
