@@ -410,7 +410,7 @@ static void run_gemv(int kind, unsigned long long address, int trans, int m, int
     Py_END_ALLOW_THREADS
 }
 
-/* call_gemm(address, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) */
+/* call_gemm(address, transa, transb, m, n, k, alpha, (a, lda), (b, ldb), beta, (c, ldc)) */
 static PyObject *k_call_gemm(PyObject *self, PyObject *args) {
     unsigned long long address;
     int ta, tb, m, n, k, lda, ldb, ldc;
@@ -428,8 +428,8 @@ static PyObject *k_call_gemm(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* call_gemv(address, trans, m, n, a, lda, x, incx, y): y = op(a) @ x (alpha 1, beta 0, y's
- * increment 1) */
+/* call_gemv(address, trans, m, n, (a, lda), (x, incx), y): y = op(a) @ x (alpha 1, beta 0,
+ * y's increment 1) */
 static PyObject *k_call_gemv(PyObject *self, PyObject *args) {
     unsigned long long address;
     int trans, m, n, lda, incx;
@@ -474,19 +474,18 @@ static PyObject *k_mv(PyObject *self, PyObject *args) {
      * a length-1 axis differ from its own `strides` (those torch's choice reads): such a
      * matrix is left to the Python path */
     if (m <= 1 || n <= 1 || m > 0x7fffffff || n > 0x7fffffff || sx % size != 0) goto out;
+    /* (with both axes longer than 1, the Python code's length-1 cases do not arise) */
     int trans;
     Py_ssize_t rows, cols, lda;
-    if (s0 == size && (n == 1 || s1 >= (m > 1 ? m : 1) * size)) {
+    if (s0 == size && s1 >= m * size) {
         trans = 111, rows = m, cols = n, lda = s1 / size; /* CblasNoTrans */
-    } else if (s1 == size && (m == 1 || s0 >= (n > 1 ? n : 1) * size)) {
+    } else if (s1 == size && s0 >= n * size) {
         trans = 112, rows = n, cols = m, lda = s0 / size; /* CblasTrans */
     } else {
         goto out; /* the caller copies a to contiguous */
     }
-    if (cols == 1) lda = rows;
     Py_ssize_t inc = sx / size;
-    if (inc <= 0 || lda < (rows > 1 ? rows : 1) || lda > 0x7fffffff || inc > 0x7fffffff)
-        goto out;
+    if (inc <= 0 || lda > 0x7fffffff || inc > 0x7fffffff) goto out;
     run_gemv(kind, address, trans, (int)rows, (int)cols, v[0].buf, (int)lda, v[1].buf, (int)inc,
              v[2].buf);
     done = 1;
@@ -504,11 +503,11 @@ static int gemm_operand(const Py_buffer *v, Py_ssize_t rows, int major, Py_ssize
         if (v->strides[i] % v->itemsize != 0) return 0;
         st[i] = v->strides[i] / v->itemsize;
     }
-    if (st[major] == 1 && st[1 - major] >= (lead > 1 ? lead : 1)) {
+    if (st[major] == 1 && st[1 - major] >= lead) { /* lead, rows > 1: the caller's axes */
         *trans = 0;
         return 1;
     }
-    if (st[1 - major] == 1 && st[major] >= (rows > 1 ? rows : 1)) {
+    if (st[1 - major] == 1 && st[major] >= rows) {
         *trans = 1;
         return 1;
     }
@@ -548,11 +547,12 @@ static PyObject *k_gemm_into(PyObject *self, PyObject *args) {
     const Py_buffer *pa = &v[1], *pb = &v[0];
     Py_ssize_t tmp = m;
     m = n, n = tmp;
-    Py_ssize_t ldc = m, sa[2], sb[2];
+    Py_ssize_t sa[2], sb[2];
     int ta, tb;
     if (!gemm_operand(pa, k, 1, m, &ta, sa) || !gemm_operand(pb, n, 1, k, &tb, sb)) goto out;
-    Py_ssize_t lda = sa[ta == 1 ? 1 : 0], ldb = sb[tb == 1 ? 1 : 0];
-    if (lda < (ta ? k : m) || ldb < (tb ? n : k) || ldc < m) goto out;
+    /* the leading dimensions gemm_operand accepted are at least what gemm needs (the Python
+     * code's normalisation is for length-1 axes only) */
+    Py_ssize_t lda = sa[ta ? 1 : 0], ldb = sb[tb ? 1 : 0], ldc = m;
     if (lda > 0x7fffffff || ldb > 0x7fffffff) goto out;
     int flag_a = ta ? 112 : 111, flag_b = tb ? 112 : 111; /* CblasTrans, CblasNoTrans */
     run_gemm(kind, address, flag_a, flag_b, (int)m, (int)n, (int)k, alpha, pa->buf, (int)lda,

@@ -209,14 +209,8 @@ static PyObject *r_record(PyObject *self, PyObject *const *args, size_t nargsf,
     /* a recorder started inside another (`strong`) keeps its own map: Python's */
     if (!PyObject_TypeCheck(recorder, Recorder_type) || SLOT(recorder, C_strong) != Py_False)
         goto python;
-    /* NOTE: the recorder's slots are read where they are used (an allocation can run the
-     * cyclic collector, and with it any finalizer); here only checked */
-    PyObject *count = SLOT(recorder, C_count), *log = SLOT(recorder, C_log);
-    PyObject *mark = SLOT(recorder, C_compact_at);
-    if (count == NULL || !PyLong_CheckExact(count) || SLOT(recorder, C_script) == NULL ||
-        log == NULL || !PyList_CheckExact(log) || mark == NULL || !PyLong_CheckExact(mark) ||
-        SLOT(recorder, C_savers) == NULL)
-        goto python;
+    /* NOTE: the recorder's slots (set by its __init__) are read where they are used: an
+     * allocation can run the cyclic collector, and with it any finalizer */
     PyObject *ge = PyDict_GetItemWithError(state_dict, s_grad_enabled); /* borrowed */
     if (ge == NULL) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "state.grad_enabled unset");
@@ -249,7 +243,7 @@ static PyObject *r_record(PyObject *self, PyObject *const *args, size_t nargsf,
         Py_DECREF(ins);
         return NULL;
     }
-    count = SLOT(recorder, C_count);
+    PyObject *count = SLOT(recorder, C_count);
     if (count == NULL || !PyLong_CheckExact(count)) {
         PyErr_SetString(PyExc_TypeError, "Recorder._count is not an int");
         goto fail;
@@ -309,15 +303,16 @@ static PyObject *r_record(PyObject *self, PyObject *const *args, size_t nargsf,
             put(rec, R_saved_raw, Py_NewRef(saved));
             put(rec, R_saver, Py_NewRef(wfn));
             PyObject *entry = PyTuple_Pack(2, SLOT(rec, R_index), wfn);
-            PyObject *savers = SLOT(recorder, C_savers);
-            Py_XINCREF(savers);
-            PyObject *r = entry == NULL || savers == NULL
-                              ? NULL
-                              : PyObject_CallMethodOneArg(savers, s_append, entry);
-            Py_XDECREF(entry);
-            Py_XDECREF(savers);
-            if (r == NULL && !PyErr_Occurred())
+            if (entry == NULL) goto fail;
+            PyObject *savers = SLOT(recorder, C_savers), *r = NULL;
+            if (savers == NULL) {
                 PyErr_SetString(PyExc_AttributeError, "Recorder._savers is unset");
+            } else {
+                Py_INCREF(savers);
+                r = PyObject_CallMethodOneArg(savers, s_append, entry);
+                Py_DECREF(savers);
+            }
+            Py_DECREF(entry);
             if (r == NULL) goto fail;
             Py_DECREF(r);
         }
@@ -325,8 +320,7 @@ static PyObject *r_record(PyObject *self, PyObject *const *args, size_t nargsf,
     /* the log of weak references, compacted (in Python) when it reaches its mark */
     PyObject *wrec = weak(rec);
     if (wrec == NULL) goto fail;
-    log = SLOT(recorder, C_log);
-    mark = SLOT(recorder, C_compact_at);
+    PyObject *log = SLOT(recorder, C_log), *mark = SLOT(recorder, C_compact_at);
     if (log == NULL || !PyList_CheckExact(log) || mark == NULL || !PyLong_CheckExact(mark)) {
         Py_DECREF(wrec);
         PyErr_SetString(PyExc_TypeError, "Recorder._log is not a list, or _compact_at no int");
@@ -355,8 +349,8 @@ python:
 static PyMethodDef methods[] = {
     {"setup", r_setup, METH_VARARGS,
      "setup(Recorder, Record, Ref, Tensor, Node, state, MULTI, record): the classes whose "
-     "slots the compiled record reads and writes, and the Python `Recorder.record` it hands every other op; "
-     "returns the compiled record, a method for the Recorder class."},
+     "slots the compiled record reads and writes, and the Python `Recorder.record` it hands "
+     "every other op; returns the compiled record, a method for the Recorder class."},
     {NULL, NULL, 0, NULL},
 };
 

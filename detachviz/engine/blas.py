@@ -125,10 +125,8 @@ def _gemm_into(out: np.ndarray, a: np.ndarray, b: np.ndarray, alpha: float, beta
     gemm = _fn("gemm", out.dtype)
     if gemm is None or not _fits(m, n, k):
         return False
-    compiled = kernels.gemm_into  # the decisions below, compiled, where no operand is copied
-    if compiled is not None and compiled(
-        _Lib.addresses[("gemm", out.dtype)], out, a, b, alpha, beta
-    ):
+    direct = kernels.gemm_into  # the decisions below, compiled, where no operand is copied
+    if direct is not None and direct(_Lib.addresses[("gemm", out.dtype)], out, a, b, alpha, beta):
         return True
     # The result: C-contiguous (m, n). torch: strides (1, 1) for n == 1 read column-major,
     # else row-major: swap the operands and compute out^T = b^T a^T.
@@ -198,11 +196,11 @@ def mv(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     NOTE: a 20x20 call is mostly its Python; strides are compared in bytes."""
     gemv = _fn("gemv", a.dtype) if a.dtype == x.dtype else None
     m, n = a.shape
-    if gemv is not None and kernels.mv is not None:  # the decisions below, compiled
-        out = np.zeros(m, a.dtype)
-        if kernels.mv(_Lib.addresses[("gemv", a.dtype)], a, x, out):
-            return out
     if gemv is not None and 0 < m <= _INT_MAX and 0 < n <= _INT_MAX:
+        out = np.zeros(m, a.dtype)
+        address = _Lib.addresses[("gemv", a.dtype)]
+        if kernels.mv is not None and kernels.mv(address, a, x, out):  # the decisions below
+            return out
         size = a.itemsize
         s0, s1 = a.strides
         if s0 == size and (n == 1 or s1 >= max(1, m) * size):
@@ -215,9 +213,7 @@ def mv(a: np.ndarray, x: np.ndarray) -> np.ndarray:
             lda = rows
         inc = x.strides[0] // size
         if inc > 0 and lda >= max(1, rows):
-            out = np.zeros(m, a.dtype)
             if kernels.call_gemv is not None:  # one compiled call instead of ctypes'
-                address = _Lib.addresses[("gemv", a.dtype)]
                 kernels.call_gemv(address, trans, rows, cols, (a, lda), (x, inc), out)
                 return out
             one, zero = _ONES[a.dtype]
